@@ -1,0 +1,279 @@
+"""Generic numba code specialised per game by closing over its kernel functions.
+
+``specialize(kernel)`` compiles (once per process, cached on disk) the helpers
+every face shares: checked single-state steps for the OpenSpiel face, batched
+steps and encoders for the vector face, and whole random playouts.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import sys
+import types
+
+import numba as nb
+import numpy as np
+from numba.core.registry import CPUDispatcher as Dispatcher
+
+from .kernel import CHANCE, TERMINAL, Kernel
+from .rng import sample_index, seed_streams, uniform
+
+ILLEGAL = -100  # returned by checked_apply when the action is not allowed
+
+
+@nb.njit(cache=True, inline="always")
+def sample_index_bool(mask, u):
+    """A uniformly random index among the True entries of ``mask``."""
+    count = 0
+    for a in range(mask.shape[0]):
+        count += mask[a]
+    k = int(u * count)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+def _file_digest(module) -> str:
+    path = getattr(module, "__file__", None)
+    if not path:
+        return "nofile"
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()[:16]
+
+
+def _stamp(dispatcher, tag: str) -> None:
+    """Gives a jitted function a stable identity so that numba's disk cache works.
+
+    numba keys the cache of a closure by pickling the objects it closes over, and a
+    dispatcher pickles with a random per-process uuid (and with the dispatchers its
+    globals name): without stable ones every process would recompile every
+    specialised helper. The tag hashes the source, so editing the rules invalidates
+    the cache.
+    """
+    if getattr(dispatcher, "_MemoMixin__uuid", None) is not None:
+        return
+    func = dispatcher.py_func
+    try:
+        dispatcher._set_uuid(f"{func.__module__}.{func.__qualname__}.{tag}")
+    except Exception:  # a numba without this hook: still correct, only slower to start
+        pass
+
+
+def _stamp_modules(functions) -> str:
+    """Stamps every jitted function in the modules reachable from ``functions``.
+
+    Returns a tag that changes whenever one of those modules' source changes.
+    """
+    pending = [sys.modules[fn.py_func.__module__] for fn in functions]
+    seen: dict[str, str] = {}
+    while pending:
+        module = pending.pop()
+        if module.__name__ in seen:
+            continue
+        seen[module.__name__] = digest = _file_digest(module)
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher):
+                _stamp(value, digest)
+                pending.append(sys.modules[value.py_func.__module__])
+    return hashlib.sha256(repr(sorted(seen.items())).encode()).hexdigest()[:16]
+
+
+def _kernel_functions(kernel: Kernel) -> tuple:
+    return (
+        kernel.init,
+        kernel.current_player,
+        kernel.legal_mask,
+        kernel.chance_outcomes,
+        kernel.apply,
+        kernel.returns,
+        kernel.encode_observation,
+        kernel.encode_information_state,
+    )
+
+
+@functools.cache
+def specialize(kernel: Kernel) -> types.SimpleNamespace:
+    """The compiled shared helpers for one game (see the module docstring)."""
+    tag = kernel.short_name + "." + _stamp_modules(_kernel_functions(kernel) + (sample_index_bool,))
+
+    init = kernel.init
+    current_player = kernel.current_player
+    legal_mask = kernel.legal_mask
+    chance_outcomes = kernel.chance_outcomes
+    apply = kernel.apply
+    returns = kernel.returns
+    encode_observation = kernel.encode_observation
+    encode_information_state = kernel.encode_information_state
+
+    @nb.njit(cache=True)
+    def is_allowed(cfg, state, action, mask, probs):
+        """Is ``action`` a legal action (or a possible chance outcome) here?"""
+        player = current_player(cfg, state)
+        if player == TERMINAL or action < 0:
+            return False
+        if player == CHANCE:
+            if action >= probs.shape[0]:
+                return False
+            chance_outcomes(cfg, state, probs)
+            return probs[action] > 0.0
+        if action >= mask.shape[0]:
+            return False
+        legal_mask(cfg, state, mask)
+        return mask[action]
+
+    @nb.njit(cache=True)
+    def checked_apply(cfg, state, action, mask, probs):
+        """Applies a legal action and returns the next player; ILLEGAL leaves state as is."""
+        if not is_allowed(cfg, state, action, mask, probs):
+            return ILLEGAL
+        apply(cfg, state, action)
+        return current_player(cfg, state)
+
+    @nb.njit(cache=True)
+    def legal_actions(cfg, state, mask):
+        """Sorted legal action ids of the player to move (empty at chance/terminal)."""
+        player = current_player(cfg, state)
+        if player < 0:
+            return np.empty(0, np.int64)
+        legal_mask(cfg, state, mask)
+        return np.flatnonzero(mask).astype(np.int64)
+
+    @nb.njit(cache=True)
+    def chance_support(cfg, state, probs):
+        """The possible chance outcomes here and their probabilities, as two arrays."""
+        chance_outcomes(cfg, state, probs)
+        outcomes = np.flatnonzero(probs > 0.0)
+        return outcomes, probs[outcomes]
+
+    @nb.njit(cache=True, inline="always")
+    def _settle(cfg, state, rng, i, probs):
+        """Samples chance outcomes until a player is to move or the game is over."""
+        player = current_player(cfg, state)
+        while player == CHANCE:
+            chance_outcomes(cfg, state, probs)
+            apply(cfg, state, sample_index(probs, probs.shape[0], uniform(rng, i)))
+            player = current_player(cfg, state)
+        return player
+
+    @nb.njit(cache=True, inline="always")
+    def _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets):
+        """Writes env ``i``'s cached views after its state changed."""
+        players[i] = player
+        terminated[i] = player == TERMINAL
+        masks[i, :] = False
+        chance_probs[i, :] = 0.0
+        if player >= 0:
+            legal_mask(cfg, state, masks[i])
+        elif player == CHANCE:
+            chance_outcomes(cfg, state, chance_probs[i])
+        returns(cfg, state, rets[i])
+
+    @nb.njit(cache=True, parallel=True)
+    def batch_reset(cfg, states, which, rng, auto_chance, players, masks, chance_probs, terminated, rets):
+        for i in nb.prange(states.shape[0]):
+            if not which[i]:
+                continue
+            state = states[i]
+            init(cfg, state)
+            player = current_player(cfg, state)
+            if auto_chance:
+                probs = np.empty(chance_probs.shape[1], np.float64)
+                player = _settle(cfg, state, rng, i, probs)
+            _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
+
+    @nb.njit(cache=True)
+    def batch_first_illegal(cfg, states, actions, players, mask, probs):
+        """Index of the first unfinished env whose action is not allowed, or -1."""
+        for i in range(states.shape[0]):
+            if players[i] != TERMINAL and not is_allowed(cfg, states[i], actions[i], mask, probs):
+                return i
+        return -1
+
+    @nb.njit(cache=True, parallel=True)
+    def batch_step(cfg, states, actions, rng, auto_chance, players, masks, chance_probs, terminated, rets):
+        """Applies ``actions[i]`` to every unfinished env (already validated)."""
+        for i in nb.prange(states.shape[0]):
+            if players[i] == TERMINAL:
+                continue
+            state = states[i]
+            apply(cfg, state, actions[i])
+            player = current_player(cfg, state)
+            if auto_chance:
+                probs = np.empty(chance_probs.shape[1], np.float64)
+                player = _settle(cfg, state, rng, i, probs)
+            _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
+
+    @nb.njit(cache=True, parallel=True)
+    def batch_sample_actions(masks, chance_probs, players, rng, out):
+        """A uniformly random legal action per env (a chance outcome at chance nodes)."""
+        for i in nb.prange(masks.shape[0]):
+            player = players[i]
+            if player >= 0:
+                out[i] = sample_index_bool(masks[i], uniform(rng, i))
+            elif player == CHANCE:
+                out[i] = sample_index(chance_probs[i], chance_probs.shape[1], uniform(rng, i))
+            else:
+                out[i] = 0
+
+    @nb.njit(cache=True, parallel=True)
+    def batch_encode_observation(cfg, states, players, out):
+        for i in nb.prange(states.shape[0]):
+            out[i, :] = 0.0
+            if players[i] >= 0:
+                encode_observation(cfg, states[i], players[i], out[i])
+
+    @nb.njit(cache=True, parallel=True)
+    def batch_encode_information_state(cfg, states, players, out):
+        for i in nb.prange(states.shape[0]):
+            out[i, :] = 0.0
+            if players[i] >= 0:
+                encode_information_state(cfg, states[i], players[i], out[i])
+
+    @nb.njit(cache=True, parallel=True)
+    def random_playouts(cfg, template, num_actions, num_chance, seed, rets, lengths):
+        """Plays ``rets.shape[0]`` uniformly random games from the initial state."""
+        games = rets.shape[0]
+        rng = np.empty(games, np.uint64)
+        seed_streams(seed, rng)
+        for g in nb.prange(games):
+            state = template.copy()
+            mask = np.empty(num_actions, np.bool_)
+            probs = np.empty(num_chance, np.float64)
+            init(cfg, state)
+            steps = 0
+            player = current_player(cfg, state)
+            while player != TERMINAL:
+                if player == CHANCE:
+                    chance_outcomes(cfg, state, probs)
+                    action = sample_index(probs, num_chance, uniform(rng, g))
+                else:
+                    legal_mask(cfg, state, mask)
+                    action = sample_index_bool(mask, uniform(rng, g))
+                apply(cfg, state, action)
+                steps += 1
+                player = current_player(cfg, state)
+            returns(cfg, state, rets[g])
+            lengths[g] = steps
+
+    helpers = dict(
+        is_allowed=is_allowed,
+        checked_apply=checked_apply,
+        legal_actions=legal_actions,
+        chance_support=chance_support,
+        batch_reset=batch_reset,
+        batch_first_illegal=batch_first_illegal,
+        batch_step=batch_step,
+        batch_sample_actions=batch_sample_actions,
+        batch_encode_observation=batch_encode_observation,
+        batch_encode_information_state=batch_encode_information_state,
+        random_playouts=random_playouts,
+    )
+    for fn in (_settle, _refresh, *helpers.values()):
+        _stamp(fn, tag)
+    return types.SimpleNamespace(**helpers)
+
+

@@ -1,0 +1,197 @@
+"""The kernel protocol: what one game provides so that every face can run it.
+
+A game's rules are numba-jitted functions over a flat integer state array. Every
+function takes the instance's configuration array ``cfg`` first, so one compiled
+kernel serves every parameter set of the game (no recompilation per variant).
+
+Jitted functions (``state`` is a 1-D array of ``Kernel.state_dtype``)::
+
+    init(cfg, state)                           # writes the initial state
+    current_player(cfg, state) -> int          # player, CHANCE (-1) or TERMINAL (-4)
+    legal_mask(cfg, state, mask)               # mask: bool (num_actions,)
+    chance_outcomes(cfg, state, probs)         # probs: float64 (max_chance_outcomes,)
+    apply(cfg, state, action)                  # a legal action or a possible outcome
+    returns(cfg, state, out)                   # out: float64 (num_players,)
+    encode_observation(cfg, state, player, out)        # out: float32 (obs_size,)
+    encode_information_state(cfg, state, player, out)  # out: float32 (info_size,)
+
+Plain Python functions (strings are for people, not for speed)::
+
+    action_to_string(cfg, state, player, action) -> str
+    state_to_string(cfg, state) -> str
+    observation_string(cfg, state, player) -> str
+    information_state_string(cfg, state, player) -> str
+
+Optional jitted function, used by information-set search (IS-MCTS)::
+
+    resample(cfg, state, player, rng, out)
+        # writes into ``out`` a full state that ``player`` cannot tell apart from
+        # ``state`` (same observation and information state for ``player``), with
+        # the hidden parts drawn uniformly among all consistent possibilities (the
+        # chance distribution conditioned on what ``player`` saw; opponents'
+        # strategies are not modelled). ``rng`` is a uint64 array; use stream 0 with
+        # ``elements_ai.core.rng.uniform(rng, 0)``. It must read nothing hidden from
+        # ``player``: two states with the same information state for ``player`` give
+        # the same ``out`` for the same ``rng``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+# OpenSpiel's player ids for the nodes that are not a player's decision.
+CHANCE = -1
+TERMINAL = -4
+
+ParamValue = bool | int | float | str
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One game parameter: its default, a description, and a range check.
+
+    ``check(value)`` returns ``None`` when the value is allowed and otherwise a
+    sentence naming the allowed values (it is put into the error message).
+    """
+
+    default: ParamValue
+    help: str
+    check: Callable[[Any], str | None] = lambda value: None
+
+
+def int_range(low: int, high: int | None = None) -> Callable[[Any], str | None]:
+    """A ``Param.check`` for integers in ``[low, high]`` (``high=None``: no bound)."""
+
+    def check(value: Any) -> str | None:
+        if value < low or (high is not None and value > high):
+            return f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
+        return None
+
+    return check
+
+
+def one_of(*choices: str) -> Callable[[Any], str | None]:
+    """A ``Param.check`` for a string among ``choices``."""
+
+    def check(value: Any) -> str | None:
+        return None if value in choices else "one of " + ", ".join(repr(c) for c in choices)
+
+    return check
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """One configured instance of a game: the sizes every face needs, and ``cfg``.
+
+    ``obs_pieces`` / ``info_pieces`` name the consecutive parts of the flat
+    observation / information-state tensors as ``(name, shape)``; the OpenSpiel
+    observer exposes them as ``observer.dict[name]``.
+    """
+
+    cfg: np.ndarray
+    num_players: int
+    num_actions: int
+    max_chance_outcomes: int
+    state_size: int
+    obs_pieces: tuple[tuple[str, tuple[int, ...]], ...]
+    info_pieces: tuple[tuple[str, tuple[int, ...]], ...]
+    min_utility: float
+    max_utility: float
+    max_game_length: int
+    max_chance_nodes: int
+    utility_sum: float | None = 0.0
+    perfect_information: bool = False
+    deterministic: bool = False
+
+    @property
+    def obs_size(self) -> int:
+        return int(sum(np.prod(shape, dtype=np.int64) for _, shape in self.obs_pieces))
+
+    @property
+    def info_size(self) -> int:
+        return int(sum(np.prod(shape, dtype=np.int64) for _, shape in self.info_pieces))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Kernel:
+    """Everything one game provides; see the module docstring for the signatures."""
+
+    short_name: str
+    long_name: str
+    min_num_players: int
+    max_num_players: int
+    params: Mapping[str, Param]
+    configure: Callable[[dict[str, ParamValue]], Config]
+    init: Callable
+    current_player: Callable
+    legal_mask: Callable
+    chance_outcomes: Callable
+    apply: Callable
+    returns: Callable
+    encode_observation: Callable
+    encode_information_state: Callable
+    action_to_string: Callable[..., str]
+    state_to_string: Callable[..., str]
+    observation_string: Callable[..., str]
+    information_state_string: Callable[..., str]
+    resample: Callable | None = None
+    state_dtype: type = np.int16
+    # Marks the games whose every variant is deterministic and perfect-information
+    # in the registered pyspiel.GameType (instances report their own in Config).
+    perfect_information: bool = False
+    deterministic: bool = False
+
+    def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
+        """Full parameter dict (defaults filled in) after checking names, types and ranges.
+
+        >>> from elements_ai.games.elements import KERNEL
+        >>> KERNEL.resolve_params({"single_round": True})["target_score"]
+        6
+        """
+        params = dict(params or {})
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            raise ValueError(
+                f"{self.short_name}: unknown parameter {unknown[0]!r}; "
+                f"parameters are {', '.join(sorted(self.params))}"
+            )
+        out: dict[str, ParamValue] = {}
+        for name, spec in self.params.items():
+            value = params.get(name, spec.default)
+            value = _coerce(self.short_name, name, value, type(spec.default))
+            problem = spec.check(value)
+            if problem is not None:
+                raise ValueError(
+                    f"{self.short_name}: parameter {name}={value!r} is out of range; "
+                    f"it must be {problem}"
+                )
+            out[name] = value
+        return out
+
+
+def _coerce(game: str, name: str, value: Any, kind: type) -> ParamValue:
+    """Accepts the value if it has the parameter's type (ints for floats too)."""
+    if kind is bool:
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+    elif kind is int:
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            return int(value)
+    elif kind is float:
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+            return float(value)
+    elif kind is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            return str(value)  # OpenSpiel's parser turns a plain run of digits into an int
+    raise TypeError(
+        f"{game}: parameter {name} must be of type {kind.__name__}, got {value!r} "
+        f"({type(value).__name__})"
+    )

@@ -1,0 +1,276 @@
+"""The OpenSpiel face: one generic ``pyspiel.Game``/``State``/observer over a kernel.
+
+Every game is registered with ``pyspiel.register_game`` under its short name, so
+all of OpenSpiel's algorithms (CFR, best response, MCTS, evaluate_bots) run on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .jit import ILLEGAL, specialize
+from .kernel import CHANCE, TERMINAL, Config, Kernel
+
+_SEQUENTIAL = pyspiel.GameType.Dynamics.SEQUENTIAL
+_TERMINAL_REWARDS = pyspiel.GameType.RewardModel.TERMINAL
+
+
+def _game_type(kernel: Kernel, perfect_information: bool, deterministic: bool, utility_sum, players: int):
+    if players == 1 or utility_sum is None:
+        utility = pyspiel.GameType.Utility.GENERAL_SUM
+    elif utility_sum == 0:
+        utility = pyspiel.GameType.Utility.ZERO_SUM
+    else:
+        utility = pyspiel.GameType.Utility.CONSTANT_SUM
+    return pyspiel.GameType(
+        short_name=kernel.short_name,
+        long_name=kernel.long_name,
+        dynamics=_SEQUENTIAL,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.DETERMINISTIC
+            if deterministic
+            else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        ),
+        information=(
+            pyspiel.GameType.Information.PERFECT_INFORMATION
+            if perfect_information
+            else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        ),
+        utility=utility,
+        reward_model=_TERMINAL_REWARDS,
+        max_num_players=kernel.max_num_players,
+        min_num_players=kernel.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={name: p.default for name, p in kernel.params.items()},
+    )
+
+
+class KernelGame(pyspiel.Game):
+    """A pyspiel game over a rules kernel; subclassed once per game by ``register``."""
+
+    kernel: Kernel
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        kernel = self.kernel
+        self.params = kernel.resolve_params(params)
+        self.config: Config = kernel.configure(self.params)
+        config = self.config
+        game_type = _game_type(
+            kernel,
+            config.perfect_information,
+            config.deterministic,
+            config.utility_sum,
+            config.num_players,
+        )
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=config.num_actions,
+            max_chance_outcomes=config.max_chance_outcomes,
+            num_players=config.num_players,
+            min_utility=config.min_utility,
+            max_utility=config.max_utility,
+            utility_sum=config.utility_sum,
+            max_game_length=config.max_game_length,
+        )
+        super().__init__(game_type, game_info, self.params)
+        self.cfg = config.cfg
+        self.jit = specialize(kernel)
+        # Scratch buffers shared by this game's states (OpenSpiel states are used
+        # from one thread at a time; the buffers never carry data between calls).
+        self._mask = np.zeros(config.num_actions, np.bool_)
+        self._probs = np.zeros(max(config.max_chance_outcomes, 1), np.float64)
+        self._returns = np.zeros(config.num_players, np.float64)
+
+    def new_initial_state(self) -> KernelState:
+        return KernelState(self)
+
+    def __reduce__(self):
+        return (pyspiel.load_game, (str(self),))
+
+    def __deepcopy__(self, memo) -> KernelGame:
+        # Games are immutable; pyspiel's State.clone deep-copies state attributes.
+        return self
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> KernelObserver:
+        return KernelObserver(self, iig_obs_type, params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.config.max_chance_nodes
+
+    def state_from_array(self, data: np.ndarray) -> KernelState:
+        """A state holding a copy of a kernel state array (e.g. a vector env's row)."""
+        if data.shape != (self.config.state_size,):
+            raise ValueError(
+                f"{self.kernel.short_name}: a state array has shape ({self.config.state_size},), "
+                f"got {data.shape}"
+            )
+        return KernelState(self, np.asarray(data, self.kernel.state_dtype).copy())
+
+
+class KernelState(pyspiel.State):
+    """A pyspiel state holding one kernel state array (``state.array``)."""
+
+    def __init__(self, game: KernelGame, data: np.ndarray | None = None):
+        super().__init__(game)
+        # Only these three attributes: pyspiel's clone deep-copies each of them.
+        self._kgame = game
+        if data is None:
+            data = np.zeros(game.config.state_size, game.kernel.state_dtype)
+            game.kernel.init(game.cfg, data)
+        self._data = data
+        self._player = int(game.kernel.current_player(game.cfg, data))
+
+    def __reduce__(self):
+        return (_replay, (str(self._kgame), self.history()))
+
+    @property
+    def array(self) -> np.ndarray:
+        """The kernel state array (read it, do not write it)."""
+        return self._data
+
+    def current_player(self) -> int:
+        return self._player
+
+    def is_terminal(self) -> bool:
+        return self._player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._player == CHANCE
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self._player:
+            return []
+        game = self._kgame
+        return game.jit.legal_actions(game.cfg, self._data, game._mask).tolist()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._player != CHANCE:
+            return []
+        game = self._kgame
+        outcomes, probs = game.jit.chance_support(game.cfg, self._data, game._probs)
+        return list(zip(outcomes.tolist(), probs.tolist()))
+
+    def _apply_action(self, action: int) -> None:
+        game = self._kgame
+        player = game.jit.checked_apply(game.cfg, self._data, int(action), game._mask, game._probs)
+        if player == ILLEGAL:
+            raise ValueError(self._illegal_message(action))
+        self._player = int(player)
+
+    def _illegal_message(self, action: int) -> str:
+        name = self._kgame.kernel.short_name
+        if self._player == TERMINAL:
+            return f"{name}: action {action} applied to a terminal state:\n{self}"
+        what = "chance outcome" if self._player == CHANCE else f"action for player {self._player}"
+        try:
+            text = f" ({self._action_to_string(self._player, action)})"
+        except Exception:
+            text = ""
+        legal = self.chance_outcomes() if self._player == CHANCE else self._legal_actions(self._player)
+        if self._player == CHANCE:
+            legal = [a for a, _ in legal]
+        return f"{name}: illegal {what} {action}{text}; legal: {legal}; state:\n{self}"
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._kgame.kernel.action_to_string(self._kgame.cfg, self._data, player, int(action))
+
+    def returns(self) -> list[float]:
+        out = self._kgame._returns
+        self._kgame.kernel.returns(self._kgame.cfg, self._data, out)
+        return out.tolist()
+
+    def rewards(self) -> list[float]:
+        # Terminal reward model: all of the return arrives with the last action.
+        if self._player == TERMINAL:
+            return self.returns()
+        return [0.0] * self._kgame.config.num_players
+
+    def __str__(self) -> str:
+        return self._kgame.kernel.state_to_string(self._kgame.cfg, self._data)
+
+
+def _replay(game_string: str, history: list[int]) -> KernelState:
+    """The state reached by ``history`` in the game ``game_string`` (used by pickle)."""
+    state = pyspiel.load_game(game_string).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+class KernelObserver:
+    """OpenSpiel's PyObserver over the kernel encoders.
+
+    ``IIGObservationType(perfect_recall=False)`` gives the observation,
+    ``perfect_recall=True`` the information state; both for one player's view.
+    """
+
+    def __init__(self, game: KernelGame, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"{game.kernel.short_name}: observer parameters are not supported, got {params}")
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not obs_type.public_info:
+            raise ValueError(
+                f"{game.kernel.short_name}: only single-player observations with public "
+                "information are provided (observation and information state)"
+            )
+        self._game = game
+        self._cfg = game.config.cfg
+        self._perfect_recall = bool(obs_type.perfect_recall)
+        kernel = game.kernel
+        if self._perfect_recall:
+            pieces = game.config.info_pieces
+            self._encode = kernel.encode_information_state
+            self._string = kernel.information_state_string
+        else:
+            pieces = game.config.obs_pieces
+            self._encode = kernel.encode_observation
+            self._string = kernel.observation_string
+        size = sum(int(np.prod(shape, dtype=np.int64)) for _, shape in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {}
+        start = 0
+        for name, shape in pieces:
+            stop = start + int(np.prod(shape, dtype=np.int64))
+            self.dict[name] = self.tensor[start:stop].reshape(shape)
+            start = stop
+
+    def _check_player(self, player: int) -> None:
+        if not 0 <= player < self._game.config.num_players:
+            raise ValueError(
+                f"{self._game.kernel.short_name}: player {player} is out of range "
+                f"0..{self._game.config.num_players - 1}"
+            )
+
+    def set_from(self, state: KernelState, player: int) -> None:
+        self._check_player(player)
+        self._encode(self._cfg, state._data, player, self.tensor)
+
+    def string_from(self, state: KernelState, player: int) -> str:
+        self._check_player(player)
+        return self._string(self._cfg, state._data, player)
+
+
+def register(kernel: Kernel) -> type[KernelGame]:
+    """Registers ``kernel`` with pyspiel under its short name; returns the Game class."""
+    cls = type(
+        "".join(part.title() for part in kernel.short_name.split("_")) + "Game",
+        (KernelGame,),
+        {"kernel": kernel, "__doc__": f"{kernel.long_name} as a pyspiel game."},
+    )
+    # pickle finds classes by module and name: publish the class here.
+    globals()[cls.__name__] = cls
+    default_config = kernel.configure(kernel.resolve_params({}))
+    registered_type = _game_type(
+        kernel,
+        kernel.perfect_information,
+        kernel.deterministic,
+        default_config.utility_sum,
+        default_config.num_players,
+    )
+    pyspiel.register_game(registered_type, cls)
+    return cls

@@ -1,0 +1,177 @@
+"""The vector face: ``B`` games stepped at once in numba, in the style of pgx.
+
+The env keeps the kernel state arrays ``states`` (B, S) and, after every change,
+the views a learner reads: ``current_player``, ``legal_mask``, ``terminated``,
+``returns`` (and ``chance_probs`` when chance is driven from outside).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import specialize
+from .kernel import CHANCE, TERMINAL, Config, Kernel
+from .rng import seeds_from
+
+
+class VecEnv:
+    """A batch of ``num_envs`` games of one configured kernel.
+
+    With ``auto_chance=True`` (default) chance nodes are sampled inside with the
+    env's own seeded streams (one per env, so results do not depend on threads).
+    With ``auto_chance=False`` envs stop at chance nodes (``current_player == -1``)
+    and ``step`` takes the chance outcome as the action, so a recorded game
+    replays exactly. A finished env stays finished until ``reset``.
+
+    >>> import elements_ai
+    >>> env = elements_ai.make_vec("elements", num_envs=4, seed=0)
+    >>> env.legal_mask.shape
+    (4, 10)
+    >>> env.step(env.sample_actions())
+    >>> env.observation().shape
+    (4, 75)
+    """
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        config: Config,
+        num_envs: int,
+        seed: int = 0,
+        auto_chance: bool = True,
+    ):
+        if int(num_envs) < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.kernel = kernel
+        self.config = config
+        self.num_envs = int(num_envs)
+        self.auto_chance = bool(auto_chance)
+        self._jit = specialize(kernel)
+        self._cfg = config.cfg
+        b = self.num_envs
+        self.states = np.zeros((b, config.state_size), kernel.state_dtype)
+        self.current_player = np.full(b, TERMINAL, np.int64)
+        self.legal_mask = np.zeros((b, config.num_actions), np.bool_)
+        self.chance_probs = np.zeros((b, max(config.max_chance_outcomes, 1)), np.float64)
+        self.terminated = np.ones(b, np.bool_)
+        self.returns = np.zeros((b, config.num_players), np.float64)
+        self._scratch_mask = np.zeros(config.num_actions, np.bool_)
+        self._scratch_probs = np.zeros(self.chance_probs.shape[1], np.float64)
+        self.seed(seed)
+        self.reset()
+
+    @property
+    def num_actions(self) -> int:
+        return self.config.num_actions
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    def seed(self, seed: int) -> None:
+        """Re-seeds the env's random streams (chance and ``sample_actions``)."""
+        self._rng = seeds_from(seed, self.num_envs)
+
+    def _views(self):
+        return (
+            self.current_player,
+            self.legal_mask,
+            self.chance_probs,
+            self.terminated,
+            self.returns,
+        )
+
+    def reset(self, mask: np.ndarray | None = None) -> None:
+        """Starts new games in every env, or only where ``mask`` (B,) is True."""
+        which = np.ones(self.num_envs, np.bool_) if mask is None else self._batch(mask, np.bool_, "mask")
+        self._jit.batch_reset(self._cfg, self.states, which, self._rng, self.auto_chance, *self._views())
+
+    def step(self, actions: np.ndarray) -> None:
+        """Applies ``actions`` (B,) to every unfinished env; finished envs ignore theirs.
+
+        Raises ``ValueError`` naming the first env whose action is illegal; then no
+        env has changed.
+        """
+        actions = self._batch(actions, np.int64, "actions")
+        bad = self._jit.batch_first_illegal(
+            self._cfg, self.states, actions, self.current_player, self._scratch_mask, self._scratch_probs
+        )
+        if bad >= 0:
+            raise ValueError(self._illegal_message(int(bad), int(actions[bad])))
+        self._jit.batch_step(self._cfg, self.states, actions, self._rng, self.auto_chance, *self._views())
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action per env (a sampled outcome at chance nodes)."""
+        out = np.zeros(self.num_envs, np.int64)
+        self._jit.batch_sample_actions(self.legal_mask, self.chance_probs, self.current_player, self._rng, out)
+        return out
+
+    def observation(self, player: int | None = None) -> np.ndarray:
+        """Observation tensors (B, F) of each env's player to move, or of ``player``.
+
+        Rows of envs with no player to move (finished, or at a chance node) are zero
+        unless ``player`` is given.
+        """
+        out = np.empty((self.num_envs, self.config.obs_size), np.float32)
+        self._jit.batch_encode_observation(self._cfg, self.states, self._players(player), out)
+        return out
+
+    def information_state(self, player: int | None = None) -> np.ndarray:
+        """Information-state tensors (B, F'), like ``observation``."""
+        out = np.empty((self.num_envs, self.config.info_size), np.float32)
+        self._jit.batch_encode_information_state(self._cfg, self.states, self._players(player), out)
+        return out
+
+    def random_playouts(self, num_games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Plays ``num_games`` uniformly random games from the start, all in numba.
+
+        Returns ``(returns (G, players), lengths (G,))`` where a length counts every
+        applied action, chance outcomes included. The env's own games are untouched.
+        """
+        return random_playouts(self.kernel, self.config, num_games, seed)
+
+    def _players(self, player: int | None) -> np.ndarray:
+        if player is None:
+            return self.current_player
+        if not 0 <= int(player) < self.config.num_players:
+            raise ValueError(f"player {player} is out of range 0..{self.config.num_players - 1}")
+        return np.full(self.num_envs, int(player), np.int64)
+
+    def _batch(self, values, dtype, name: str) -> np.ndarray:
+        array = np.asarray(values)
+        if array.shape != (self.num_envs,):
+            raise ValueError(f"{name} must have shape ({self.num_envs},), got {array.shape}")
+        return np.ascontiguousarray(array, dtype)
+
+    def _illegal_message(self, env: int, action: int) -> str:
+        player = int(self.current_player[env])
+        cfg, state = self._cfg, self.states[env]
+        if player == CHANCE:
+            allowed = np.flatnonzero(self.chance_probs[env]).tolist()
+            what = "chance outcome"
+        else:
+            allowed = np.flatnonzero(self.legal_mask[env]).tolist()
+            what = f"action for player {player}"
+        return (
+            f"{self.kernel.short_name}: env {env}: illegal {what} {action}; "
+            f"legal: {allowed}; state:\n{self.kernel.state_to_string(cfg, state)}"
+        )
+
+
+def random_playouts(kernel: Kernel, config: Config, num_games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Uniformly random games played entirely in numba; see ``VecEnv.random_playouts``."""
+    if int(num_games) < 1:
+        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+    rets = np.zeros((int(num_games), config.num_players), np.float64)
+    lengths = np.zeros(int(num_games), np.int64)
+    template = np.zeros(config.state_size, kernel.state_dtype)
+    specialize(kernel).random_playouts(
+        config.cfg,
+        template,
+        config.num_actions,
+        max(config.max_chance_outcomes, 1),
+        int(seed),
+        rets,
+        lengths,
+    )
+    return rets, lengths

@@ -1,0 +1,25 @@
+"""The games. Each lives in ``games/<name>/``: ``rules.py`` (the kernel), ``RULES.md``
+(the rulings) and ``__init__.py`` exposing the kernel as ``KERNEL``.
+
+Every subpackage here that exposes ``KERNEL`` is a game: adding a game means adding
+its folder; registration and all three faces follow.
+"""
+
+import importlib
+import pkgutil
+
+from ..core.kernel import Kernel
+
+
+def _discover() -> dict[str, Kernel]:
+    kernels = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.ispkg:
+            module = importlib.import_module(f"{__name__}.{info.name}")
+            kernel = getattr(module, "KERNEL", None)
+            if isinstance(kernel, Kernel):
+                kernels[kernel.short_name] = kernel
+    return kernels
+
+
+KERNELS: dict[str, Kernel] = _discover()

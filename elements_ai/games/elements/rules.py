@@ -1,0 +1,474 @@
+"""Elements (Team SAIEN, 2016): the rules kernel.
+
+Rulebook summary and rulings: ``RULES.md`` beside this file.
+
+Configuration ``cfg`` (int64), built by ``configure``::
+
+    C_HAND        cards dealt to each player (H)
+    C_TARGET      victory points that win the match
+    C_SINGLE      1: the game is one round, returns are the round's VP
+    C_DECK + v-1  copies of value v in the deck (v = 1..6)
+    C_DECK_SIZE   cards in the deck
+    C_DISPLAY     S_DISPLAY offset; the display holds at most 2H cards
+    C_HISTORY     S_HISTORY offset; a round has at most 4H + 1 player actions
+
+State (int16), one round's table plus the match score::
+
+    S_PLAYER          next to act: 0, 1, CHANCE (-1) or TERMINAL (-4)
+    S_START           start player of this round; -1 before the start player is drawn
+    S_SCORE + p       victory points of player p
+    S_DEALT           cards dealt so far this round
+    S_DISPLAY_LEN     cards in the central display
+    S_HISTORY_LEN     player actions so far this round
+    S_SCORER          who scored the last finished round (-1: none yet)
+    S_POINTS          VP of the last finished round (2 knock, 1 yield)
+    S_ROUND           rounds finished
+    S_DECK + v-1      undealt copies of value v (the set-aside cards among them)
+    S_HAND + 6p + v-1   copies of v in player p's hand
+    S_FRONT + 6p + v-1  copies of v taken by player p (in front of them)
+    S_DEAL + 6p + v-1   copies of v dealt to p this round
+    S_DISCARDED + p   6s discarded by player p this round
+    S_DISPLAY + i     value of the i-th display card, bottom first
+    S_HISTORY + i     the i-th player action of this round (turns alternate from S_START)
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range
+from ...core.rng import sample_index, uniform
+
+NUM_VALUES = 6
+NUM_ACTIONS = 10
+TAKE, DISCARD, KNOCK, YIELD = 6, 7, 8, 9  # 0..5 play a card of value action + 1
+DEFAULT_DECK = "1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6"
+
+C_HAND, C_TARGET, C_SINGLE, C_DECK = 0, 1, 2, 3
+C_DECK_SIZE, C_DISPLAY, C_HISTORY, C_SIZE = 9, 10, 11, 12
+
+S_PLAYER, S_START, S_SCORE, S_DEALT = 0, 1, 2, 4
+S_DISPLAY_LEN, S_HISTORY_LEN, S_SCORER, S_POINTS, S_ROUND = 5, 6, 7, 8, 9
+S_DECK, S_HAND, S_FRONT, S_DEAL, S_DISCARDED = 10, 16, 28, 40, 52
+S_FIXED = 54  # the display and the history follow, sized by the hand size
+
+
+# --- configuration ---------------------------------------------------------------
+
+def parse_deck(text: str) -> list[int]:
+    """Card values of a deck parameter such as ``"1_2_3_6_6_6"``."""
+    try:
+        values = [int(part) for part in str(text).split("_")]
+    except ValueError:
+        values = []
+    if not values or any(not 1 <= v <= NUM_VALUES for v in values):
+        raise ValueError(
+            f"elements: parameter deck={text!r} is malformed; it must be card values "
+            "1 to 6 joined by '_', e.g. '1_2_3_6_6_6'"
+        )
+    return values
+
+
+def _check_deck(text: str) -> str | None:
+    try:
+        parse_deck(text)
+    except ValueError:
+        return "card values 1 to 6 joined by '_', e.g. '1_2_3_6_6_6'"
+    return None
+
+
+PARAMS = {
+    "target_score": Param(6, "victory points needed to win the match", int_range(1, 1000)),
+    "single_round": Param(False, "play one round only; returns are the VP gained"),
+    "hand_size": Param(6, "cards dealt to each player", int_range(1, 100)),
+    "deck": Param(DEFAULT_DECK, "card values 1-6 joined by '_' (>= 2 x hand_size cards)", _check_deck),
+}
+
+
+def configure(params: dict) -> Config:
+    hand = params["hand_size"]
+    deck = parse_deck(params["deck"])
+    if len(deck) < 2 * hand:
+        raise ValueError(
+            f"elements: parameter hand_size={hand} is out of range for a deck of "
+            f"{len(deck)} cards; it must be at most {len(deck) // 2} (two hands are dealt)"
+        )
+    cfg = np.zeros(C_SIZE, np.int64)
+    cfg[C_HAND] = hand
+    cfg[C_TARGET] = params["target_score"]
+    cfg[C_SINGLE] = int(params["single_round"])
+    for v in deck:
+        cfg[C_DECK + v - 1] += 1
+    cfg[C_DECK_SIZE] = len(deck)
+    cfg[C_DISPLAY] = S_FIXED
+    cfg[C_HISTORY] = S_FIXED + 2 * hand
+    max_display, max_history = 2 * hand, 4 * hand + 1
+    single = bool(params["single_round"])
+    # Every round gives a VP to someone, so a match ends within 2(target-1)+1 rounds.
+    max_rounds = 1 if single else 2 * (params["target_score"] - 1) + 1
+    obs_pieces = (
+        ("observer", (2,)),
+        ("to_move", (2,)),
+        ("hand", (NUM_VALUES,)),
+        ("hand_sizes", (2,)),
+        ("front", (2, NUM_VALUES)),
+        ("discarded", (2,)),
+        ("display", (max_display, NUM_VALUES)),
+        ("limit", (1,)),
+        ("sum", (1,)),
+        ("scores", (2,)),
+    )
+    info_pieces = obs_pieces + (
+        ("deal", (NUM_VALUES,)),
+        ("round_start", (2,)),
+        ("history", (max_history, NUM_ACTIONS)),
+    )
+    return Config(
+        cfg=cfg,
+        num_players=2,
+        num_actions=NUM_ACTIONS,
+        max_chance_outcomes=NUM_VALUES,
+        state_size=S_FIXED + max_display + max_history,
+        obs_pieces=obs_pieces,
+        info_pieces=info_pieces,
+        min_utility=-2.0 if single else -1.0,
+        max_utility=2.0 if single else 1.0,
+        max_game_length=max_rounds * max_history,
+        max_chance_nodes=1 + max_rounds * 2 * hand,
+    )
+
+
+# --- rules -----------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _new_round(cfg, state):
+    for v in range(NUM_VALUES):
+        state[S_DECK + v] = cfg[C_DECK + v]
+    for k in range(S_HAND, S_FIXED):
+        state[k] = 0
+    state[S_DEALT] = 0
+    state[S_DISPLAY_LEN] = 0
+    state[S_HISTORY_LEN] = 0
+    state[S_PLAYER] = CHANCE
+
+
+@nb.njit(cache=True)
+def init(cfg, state):
+    state[:] = 0
+    state[S_START] = -1
+    state[S_SCORER] = -1
+    _new_round(cfg, state)
+
+
+@nb.njit(cache=True)
+def current_player(cfg, state):
+    return state[S_PLAYER]
+
+
+@nb.njit(cache=True)
+def player_sum(state, player):
+    """Sum of a player's hand and of the cards in front of them."""
+    total = 0
+    for v in range(NUM_VALUES):
+        total += (v + 1) * (state[S_HAND + 6 * player + v] + state[S_FRONT + 6 * player + v])
+    return total
+
+
+@nb.njit(cache=True)
+def limit(cfg, state):
+    """Sum of the central display."""
+    total = 0
+    for i in range(state[S_DISPLAY_LEN]):
+        total += state[cfg[C_DISPLAY] + i]
+    return total
+
+
+@nb.njit(cache=True)
+def legal_mask(cfg, state, mask):
+    mask[:] = False
+    player = state[S_PLAYER]
+    if player < 0:
+        return
+    hand = S_HAND + 6 * player
+    for v in range(NUM_VALUES):
+        mask[v] = state[hand + v] > 0
+    mask[TAKE] = state[S_DISPLAY_LEN] > 0
+    mask[DISCARD] = state[hand + 5] > 0
+    mask[KNOCK] = player_sum(state, player) <= limit(cfg, state)
+    mask[YIELD] = True
+
+
+@nb.njit(cache=True)
+def chance_outcomes(cfg, state, probs):
+    probs[:] = 0.0
+    if state[S_PLAYER] != CHANCE:
+        return
+    if state[S_START] < 0:
+        probs[0] = 0.5
+        probs[1] = 0.5
+        return
+    left = cfg[C_DECK_SIZE] - state[S_DEALT]
+    for v in range(NUM_VALUES):
+        probs[v] = state[S_DECK + v] / left
+
+
+@nb.njit(cache=True)
+def _end_round(cfg, state, scorer, points):
+    state[S_SCORE + scorer] += points
+    state[S_SCORER] = scorer
+    state[S_POINTS] = points
+    state[S_ROUND] += 1
+    if cfg[C_SINGLE] == 1 or state[S_SCORE + scorer] >= cfg[C_TARGET]:
+        state[S_PLAYER] = TERMINAL
+    else:
+        state[S_START] = scorer
+        _new_round(cfg, state)
+
+
+@nb.njit(cache=True)
+def _knock_winner(cfg, state, knocker):
+    """Opponent over the limit: knocker wins; else the higher sum; a tie loses the knock."""
+    other = 1 - knocker
+    opponent_sum = player_sum(state, other)
+    if opponent_sum > limit(cfg, state):
+        return knocker
+    return knocker if player_sum(state, knocker) > opponent_sum else other
+
+
+@nb.njit(cache=True)
+def apply(cfg, state, action):
+    player = state[S_PLAYER]
+    if player == CHANCE:
+        if state[S_START] < 0:
+            state[S_START] = action
+            return
+        hand = cfg[C_HAND]
+        receiver = 0 if state[S_DEALT] < hand else 1
+        state[S_DECK + action] -= 1
+        state[S_HAND + 6 * receiver + action] += 1
+        state[S_DEAL + 6 * receiver + action] += 1
+        state[S_DEALT] += 1
+        if state[S_DEALT] == 2 * hand:
+            state[S_PLAYER] = state[S_START]
+        return
+    state[cfg[C_HISTORY] + state[S_HISTORY_LEN]] = action
+    state[S_HISTORY_LEN] += 1
+    if action < NUM_VALUES:
+        state[S_HAND + 6 * player + action] -= 1
+        state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]] = action + 1
+        state[S_DISPLAY_LEN] += 1
+    elif action == TAKE:
+        state[S_DISPLAY_LEN] -= 1
+        value = state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]]
+        state[S_FRONT + 6 * player + value - 1] += 1
+    elif action == DISCARD:
+        state[S_HAND + 6 * player + 5] -= 1
+        state[S_DISCARDED + player] += 1
+    elif action == KNOCK:
+        _end_round(cfg, state, _knock_winner(cfg, state, player), 2)
+        return
+    else:  # YIELD
+        _end_round(cfg, state, 1 - player, 1)
+        return
+    state[S_PLAYER] = 1 - player
+
+
+@nb.njit(cache=True)
+def returns(cfg, state, out):
+    out[:] = 0.0
+    if state[S_PLAYER] != TERMINAL:
+        return
+    scorer = state[S_SCORER]
+    gain = state[S_POINTS] if cfg[C_SINGLE] == 1 else 1
+    out[scorer] = gain
+    out[1 - scorer] = -gain
+
+
+# --- information-set sampling ------------------------------------------------------
+
+@nb.njit(cache=True)
+def resample(cfg, state, player, rng, out):
+    """A state ``player`` cannot tell from ``state``: the opponent's hand is redrawn.
+
+    The unseen cards (deck minus own hand, display, fronts and discarded 6s) are
+    dealt uniformly into the opponent's hand (its size is public); the rest are the
+    undealt/set-aside cards. Play gives no further constraint on the opponent's
+    hand, so this is the exact chance posterior.
+    """
+    out[:] = state[:]
+    other = 1 - player
+    unseen = np.zeros(NUM_VALUES, np.int64)
+    for v in range(NUM_VALUES):
+        unseen[v] = (
+            cfg[C_DECK + v]
+            - state[S_HAND + 6 * player + v]
+            - state[S_FRONT + v]
+            - state[S_FRONT + 6 + v]
+        )
+    for i in range(state[S_DISPLAY_LEN]):
+        unseen[state[cfg[C_DISPLAY] + i] - 1] -= 1
+    unseen[5] -= state[S_DISCARDED] + state[S_DISCARDED + 1]
+    hand_size = 0
+    for v in range(NUM_VALUES):
+        hand_size += state[S_HAND + 6 * other + v]
+        out[S_HAND + 6 * other + v] = 0
+    for _ in range(hand_size):
+        v = sample_index(unseen, NUM_VALUES, uniform(rng, 0))
+        unseen[v] -= 1
+        out[S_HAND + 6 * other + v] += 1
+    for v in range(NUM_VALUES):
+        out[S_DECK + v] = unseen[v]
+        out[S_DEAL + 6 * other + v] = out[S_HAND + 6 * other + v]
+    start = state[S_START]
+    for i in range(state[S_HISTORY_LEN]):
+        action = state[cfg[C_HISTORY] + i]
+        if start ^ (i & 1) == other:
+            if action < NUM_VALUES:
+                out[S_DEAL + 6 * other + action] += 1
+            elif action == DISCARD:
+                out[S_DEAL + 6 * other + 5] += 1
+
+
+# --- encoders --------------------------------------------------------------------
+# Per-player pieces are ordered (observer, opponent) so that one network serves
+# both seats; "observer" carries the absolute seat.
+
+@nb.njit(cache=True)
+def encode_observation(cfg, state, player, out):
+    out[:] = 0.0
+    other = 1 - player
+    out[player] = 1.0
+    to_move = state[S_PLAYER]
+    if to_move >= 0:
+        out[2 + (0 if to_move == player else 1)] = 1.0
+    k = 4
+    own_cards = 0
+    other_cards = 0
+    for v in range(NUM_VALUES):
+        out[k + v] = state[S_HAND + 6 * player + v]
+        own_cards += state[S_HAND + 6 * player + v]
+        other_cards += state[S_HAND + 6 * other + v]
+    k += NUM_VALUES
+    out[k] = own_cards
+    out[k + 1] = other_cards
+    k += 2
+    for v in range(NUM_VALUES):
+        out[k + v] = state[S_FRONT + 6 * player + v]
+        out[k + NUM_VALUES + v] = state[S_FRONT + 6 * other + v]
+    k += 2 * NUM_VALUES
+    out[k] = state[S_DISCARDED + player]
+    out[k + 1] = state[S_DISCARDED + other]
+    k += 2
+    for i in range(state[S_DISPLAY_LEN]):
+        out[k + NUM_VALUES * i + state[cfg[C_DISPLAY] + i] - 1] = 1.0
+    k += NUM_VALUES * 2 * cfg[C_HAND]
+    out[k] = limit(cfg, state)
+    out[k + 1] = player_sum(state, player)
+    out[k + 2] = state[S_SCORE + player]
+    out[k + 3] = state[S_SCORE + other]
+    return k + 4
+
+
+@nb.njit(cache=True)
+def encode_information_state(cfg, state, player, out):
+    k = encode_observation(cfg, state, player, out)
+    for v in range(NUM_VALUES):
+        out[k + v] = state[S_DEAL + 6 * player + v]
+    k += NUM_VALUES
+    start = state[S_START]
+    if start >= 0:
+        out[k + (0 if start == player else 1)] = 1.0
+    k += 2
+    for i in range(state[S_HISTORY_LEN]):
+        out[k + NUM_ACTIONS * i + state[cfg[C_HISTORY] + i]] = 1.0
+
+
+# --- strings ---------------------------------------------------------------------
+
+ACTION_NAMES = tuple(f"play {v}" for v in range(1, 7)) + ("take", "discard 6", "knock", "yield")
+
+
+def action_to_string(cfg, state, player: int, action: int) -> str:
+    if player == CHANCE:
+        if state[S_START] < 0 and action in (0, 1):
+            return f"start player {action}"
+        if state[S_START] >= 0 and 0 <= action < NUM_VALUES:
+            return f"deal {action + 1}"
+        raise ValueError(f"elements: {action} is not a chance outcome here")
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"elements: action {action} is out of range 0..{NUM_ACTIONS - 1}")
+    return ACTION_NAMES[action]
+
+
+def _cards(state, offset: int) -> str:
+    values = [str(v + 1) for v in range(NUM_VALUES) for _ in range(int(state[offset + v]))]
+    return " ".join(values) if values else "-"
+
+
+def _display(cfg, state) -> str:
+    cards = [str(int(state[cfg[C_DISPLAY] + i])) for i in range(int(state[S_DISPLAY_LEN]))]
+    return (" ".join(cards) if cards else "-") + f" (limit {int(limit(cfg, state))})"
+
+
+def _history(cfg, state) -> str:
+    start = int(state[S_START])
+    moves = [
+        f"p{start ^ (i & 1)} {ACTION_NAMES[int(state[cfg[C_HISTORY] + i])]}"
+        for i in range(int(state[S_HISTORY_LEN]))
+    ]
+    return ", ".join(moves) if moves else "-"
+
+
+def _to_move(state) -> str:
+    player = int(state[S_PLAYER])
+    return {CHANCE: "chance", TERMINAL: "nobody (game over)"}.get(player, f"p{player}")
+
+
+def _public(cfg, state) -> list[str]:
+    return [
+        f"scores p0 {int(state[S_SCORE])}, p1 {int(state[S_SCORE + 1])}",
+        f"to move {_to_move(state)}",
+        f"display {_display(cfg, state)}",
+        f"in front p0 [{_cards(state, S_FRONT)}] p1 [{_cards(state, S_FRONT + 6)}]",
+        f"discarded 6s p0 {int(state[S_DISCARDED])}, p1 {int(state[S_DISCARDED + 1])}",
+    ]
+
+
+def state_to_string(cfg, state) -> str:
+    lines = [f"round {int(state[S_ROUND]) + 1}, start player {int(state[S_START])}"] + _public(cfg, state)
+    lines += [
+        f"hand p0 [{_cards(state, S_HAND)}] sum {int(player_sum(state, 0))}",
+        f"hand p1 [{_cards(state, S_HAND + 6)}] sum {int(player_sum(state, 1))}",
+        f"undealt and set aside [{_cards(state, S_DECK)}]",
+        f"history {_history(cfg, state)}",
+    ]
+    if state[S_SCORER] >= 0:
+        lines.append(f"last round: p{int(state[S_SCORER])} scored {int(state[S_POINTS])}")
+    return "\n".join(lines)
+
+
+def _hand_sizes(state) -> str:
+    sizes = [sum(int(state[S_HAND + 6 * p + v]) for v in range(NUM_VALUES)) for p in (0, 1)]
+    return f"hand sizes p0 {sizes[0]}, p1 {sizes[1]}"
+
+
+def observation_string(cfg, state, player: int) -> str:
+    lines = [f"observer p{player}"] + _public(cfg, state)
+    lines += [
+        f"own hand [{_cards(state, S_HAND + 6 * player)}] sum {int(player_sum(state, player))}",
+        _hand_sizes(state),
+    ]
+    return "\n".join(lines)
+
+
+def information_state_string(cfg, state, player: int) -> str:
+    start = int(state[S_START])
+    return "\n".join(
+        [
+            observation_string(cfg, state, player),
+            f"own deal [{_cards(state, S_DEAL + 6 * player)}]",
+            f"round start {'p' + str(start) if start >= 0 else '-'}",
+            f"history {_history(cfg, state)}",
+        ]
+    )
