@@ -33,6 +33,13 @@ Optional jitted function, used by information-set search (IS-MCTS)::
         # ``elements_ai.core.rng.uniform(rng, 0)``. It must read nothing hidden from
         # ``player``: two states with the same information state for ``player`` give
         # the same ``out`` for the same ``rng``.
+
+Optional jitted function, the "rules" baseline bot a beginner would play::
+
+    heuristic(cfg, state, player, rng) -> action
+        # a legal action for ``player`` (the player to move) chosen by simple,
+        # documented rules of thumb (the docstring lists them); random tie-breaks
+        # draw from ``rng`` stream 0. Reads only what ``player`` can see.
 """
 
 from __future__ import annotations
@@ -139,6 +146,7 @@ class Kernel:
     observation_string: Callable[..., str]
     information_state_string: Callable[..., str]
     resample: Callable | None = None
+    heuristic: Callable | None = None
     state_dtype: type = np.int16
     # Marks the games whose every variant is deterministic and perfect-information
     # in the registered pyspiel.GameType (instances report their own in Config).
