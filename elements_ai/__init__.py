@@ -55,7 +55,14 @@ def load_game(name: str, **params: Any) -> pyspiel.Game:
     return pyspiel.load_game(name, kernel.resolve_params(params))
 
 
-def make_vec(name: str, num_envs: int, seed: int = 0, auto_chance: bool = True, **params: Any) -> VecEnv:
+def make_vec(
+    name: str,
+    num_envs: int,
+    seed: int = 0,
+    auto_chance: bool = True,
+    autoreset: bool = False,
+    **params: Any,
+) -> VecEnv:
     """A vector env of ``num_envs`` games ``name`` (see ``VecEnv``).
 
     >>> env = make_vec("elements", num_envs=8, seed=1, single_round=True)
@@ -64,7 +71,7 @@ def make_vec(name: str, num_envs: int, seed: int = 0, auto_chance: bool = True, 
     """
     kernel = get_kernel(name)
     config = kernel.configure(kernel.resolve_params(params))
-    return VecEnv(kernel, config, num_envs, seed=seed, auto_chance=auto_chance)
+    return VecEnv(kernel, config, num_envs, seed=seed, auto_chance=auto_chance, autoreset=autoreset)
 
 
 __all__ = ["CHANCE", "GAMES", "TERMINAL", "VecEnv", "get_kernel", "load_game", "make_vec"]

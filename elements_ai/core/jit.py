@@ -164,12 +164,14 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         """Writes env ``i``'s cached views after its state changed."""
         players[i] = player
         terminated[i] = player == TERMINAL
-        masks[i, :] = False
-        chance_probs[i, :] = 0.0
         if player >= 0:
             legal_mask(cfg, state, masks[i])
-        elif player == CHANCE:
+        else:
+            masks[i, :] = False
+        if player == CHANCE:
             chance_outcomes(cfg, state, chance_probs[i])
+        else:
+            chance_probs[i, :] = 0.0
         returns(cfg, state, rets[i])
 
     @nb.njit(cache=True, parallel=True)
@@ -180,31 +182,46 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             state = states[i]
             init(cfg, state)
             player = current_player(cfg, state)
-            if auto_chance:
-                probs = np.empty(chance_probs.shape[1], np.float64)
-                player = _settle(cfg, state, rng, i, probs)
+            if auto_chance and player == CHANCE:
+                player = _settle(cfg, state, rng, i, np.empty(chance_probs.shape[1], np.float64))
             _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
     @nb.njit(cache=True)
-    def batch_first_illegal(cfg, states, actions, players, mask, probs):
-        """Index of the first unfinished env whose action is not allowed, or -1."""
-        for i in range(states.shape[0]):
-            if players[i] != TERMINAL and not is_allowed(cfg, states[i], actions[i], mask, probs):
+    def batch_first_illegal(actions, players, masks, chance_probs):
+        """Index of the first unfinished env whose action is not allowed, or -1.
+
+        Reads the cached masks and chance probabilities, which every reset and step
+        keep up to date, so validation costs no kernel call.
+        """
+        for i in range(actions.shape[0]):
+            player = players[i]
+            if player == TERMINAL:
+                continue
+            action = actions[i]
+            if player == CHANCE:
+                if action < 0 or action >= chance_probs.shape[1] or not chance_probs[i, action] > 0.0:
+                    return i
+            elif action < 0 or action >= masks.shape[1] or not masks[i, action]:
                 return i
         return -1
 
     @nb.njit(cache=True, parallel=True)
-    def batch_step(cfg, states, actions, rng, auto_chance, players, masks, chance_probs, terminated, rets):
-        """Applies ``actions[i]`` to every unfinished env (already validated)."""
+    def batch_step(cfg, states, actions, rng, auto_chance, autoreset, players, masks, chance_probs, terminated, rets):
+        """Applies ``actions[i]`` to every unfinished env (already validated).
+
+        A finished env ignores its action; with ``autoreset`` it starts a new game.
+        """
         for i in nb.prange(states.shape[0]):
-            if players[i] == TERMINAL:
-                continue
             state = states[i]
-            apply(cfg, state, actions[i])
+            if players[i] == TERMINAL:
+                if not autoreset:
+                    continue
+                init(cfg, state)
+            else:
+                apply(cfg, state, actions[i])
             player = current_player(cfg, state)
-            if auto_chance:
-                probs = np.empty(chance_probs.shape[1], np.float64)
-                player = _settle(cfg, state, rng, i, probs)
+            if auto_chance and player == CHANCE:
+                player = _settle(cfg, state, rng, i, np.empty(chance_probs.shape[1], np.float64))
             _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
     @nb.njit(cache=True, parallel=True)
@@ -253,8 +270,8 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
                 else:
                     legal_mask(cfg, state, mask)
                     action = sample_index_bool(mask, uniform(rng, g))
+                    steps += 1
                 apply(cfg, state, action)
-                steps += 1
                 player = current_player(cfg, state)
             returns(cfg, state, rets[g])
             lengths[g] = steps

@@ -21,7 +21,9 @@ class VecEnv:
     env's own seeded streams (one per env, so results do not depend on threads).
     With ``auto_chance=False`` envs stop at chance nodes (``current_player == -1``)
     and ``step`` takes the chance outcome as the action, so a recorded game
-    replays exactly. A finished env stays finished until ``reset``.
+    replays exactly. A finished env stays finished until ``reset``; with
+    ``autoreset=True`` the step after an env finished starts it anew instead (its
+    action is ignored), so the final state can still be read for one step.
 
     >>> import elements_ai
     >>> env = elements_ai.make_vec("elements", num_envs=4, seed=0)
@@ -39,6 +41,7 @@ class VecEnv:
         num_envs: int,
         seed: int = 0,
         auto_chance: bool = True,
+        autoreset: bool = False,
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -46,6 +49,7 @@ class VecEnv:
         self.config = config
         self.num_envs = int(num_envs)
         self.auto_chance = bool(auto_chance)
+        self.autoreset = bool(autoreset)
         self._jit = specialize(kernel)
         self._cfg = config.cfg
         b = self.num_envs
@@ -55,8 +59,6 @@ class VecEnv:
         self.chance_probs = np.zeros((b, max(config.max_chance_outcomes, 1)), np.float64)
         self.terminated = np.ones(b, np.bool_)
         self.returns = np.zeros((b, config.num_players), np.float64)
-        self._scratch_mask = np.zeros(config.num_actions, np.bool_)
-        self._scratch_probs = np.zeros(self.chance_probs.shape[1], np.float64)
         self.seed(seed)
         self.reset()
 
@@ -87,18 +89,19 @@ class VecEnv:
         self._jit.batch_reset(self._cfg, self.states, which, self._rng, self.auto_chance, *self._views())
 
     def step(self, actions: np.ndarray) -> None:
-        """Applies ``actions`` (B,) to every unfinished env; finished envs ignore theirs.
+        """Applies ``actions`` (B,) to every unfinished env; finished envs ignore theirs
+        (and start anew with ``autoreset``).
 
         Raises ``ValueError`` naming the first env whose action is illegal; then no
         env has changed.
         """
         actions = self._batch(actions, np.int64, "actions")
-        bad = self._jit.batch_first_illegal(
-            self._cfg, self.states, actions, self.current_player, self._scratch_mask, self._scratch_probs
-        )
+        bad = self._jit.batch_first_illegal(actions, self.current_player, self.legal_mask, self.chance_probs)
         if bad >= 0:
             raise ValueError(self._illegal_message(int(bad), int(actions[bad])))
-        self._jit.batch_step(self._cfg, self.states, actions, self._rng, self.auto_chance, *self._views())
+        self._jit.batch_step(
+            self._cfg, self.states, actions, self._rng, self.auto_chance, self.autoreset, *self._views()
+        )
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per env (a sampled outcome at chance nodes)."""
@@ -125,8 +128,9 @@ class VecEnv:
     def random_playouts(self, num_games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """Plays ``num_games`` uniformly random games from the start, all in numba.
 
-        Returns ``(returns (G, players), lengths (G,))`` where a length counts every
-        applied action, chance outcomes included. The env's own games are untouched.
+        Returns ``(returns (G, players), lengths (G,))`` where a length counts the
+        players' decisions (chance outcomes are not counted). The env's own games
+        are untouched.
         """
         return random_playouts(self.kernel, self.config, num_games, seed)
 

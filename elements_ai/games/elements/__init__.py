@@ -29,4 +29,5 @@ KERNEL = Kernel(
     observation_string=rules.observation_string,
     information_state_string=rules.information_state_string,
     resample=rules.resample,
+    heuristic=rules.heuristic,
 )

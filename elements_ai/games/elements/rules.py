@@ -330,6 +330,24 @@ def resample(cfg, state, player, rng, out):
                 out[S_DEAL + 6 * other + 5] += 1
 
 
+# --- the rules bot -------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def heuristic(cfg, state, player, rng):
+    """A beginner's move (RULES.md): take while it fits, knock, else shed the top card."""
+    total = player_sum(state, player)
+    table = limit(cfg, state)
+    if total <= table:
+        length = state[S_DISPLAY_LEN]
+        if length > 0 and total + 2 * state[cfg[C_DISPLAY] + length - 1] <= table:
+            return TAKE
+        return KNOCK
+    for v in range(NUM_VALUES - 1, -1, -1):
+        if state[S_HAND + 6 * player + v] > 0:
+            return v
+    return YIELD
+
+
 # --- encoders --------------------------------------------------------------------
 # Per-player pieces are ordered (observer, opponent) so that one network serves
 # both seats; "observer" carries the absolute seat.
@@ -436,7 +454,8 @@ def _public(cfg, state) -> list[str]:
 
 
 def state_to_string(cfg, state) -> str:
-    lines = [f"round {int(state[S_ROUND]) + 1}, start player {int(state[S_START])}"] + _public(cfg, state)
+    rounds = int(state[S_ROUND]) + (0 if state[S_PLAYER] == TERMINAL else 1)
+    lines = [f"round {rounds}, start player {int(state[S_START])}"] + _public(cfg, state)
     lines += [
         f"hand p0 [{_cards(state, S_HAND)}] sum {int(player_sum(state, 0))}",
         f"hand p1 [{_cards(state, S_HAND + 6)}] sum {int(player_sum(state, 1))}",
