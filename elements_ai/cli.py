@@ -39,8 +39,9 @@ def parse_params(name: str, pairs: list[str]) -> dict:
     return params
 
 
-def demo(name: str, seed: int, params: dict, out=sys.stdout) -> list[float]:
+def demo(name: str, seed: int, params: dict, out=None) -> list[float]:
     """Plays and prints one game between two uniformly random players."""
+    out = out or sys.stdout
     game = load_game(name, **params)
     rnd = random.Random(seed)
     state = game.new_initial_state()
@@ -63,7 +64,8 @@ def demo(name: str, seed: int, params: dict, out=sys.stdout) -> list[float]:
     return returns
 
 
-def list_games(out=sys.stdout) -> None:
+def list_games(out=None) -> None:
+    out = out or sys.stdout
     for name in GAMES:
         kernel = get_kernel(name)
         print(f"{name}: {kernel.long_name}", file=out)
