@@ -83,6 +83,6 @@ def test_throughput_benchmark_covers_every_game(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     table = pd.read_csv(out)
     for name in elements_ai.GAMES:
-        figures = set(table.query("game == @name")["figure"])
+        figures = set(table[table["game"] == name]["figure"])
         assert {"openspiel", "vector B=4096", "playout", "encode batch"} <= figures
     assert table["target"].notna().sum() == 3 * len(elements_ai.GAMES)
