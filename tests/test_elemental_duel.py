@@ -440,6 +440,13 @@ def test_resample_reads_nothing_hidden():
     game = a.get_game()
     for seed in range(20):
         np.testing.assert_array_equal(resampled(game, a, 1, seed).array, resampled(game, b, 1, seed).array)
+    # The attacker choosing its fighting card has not seen the defender's card.
+    c, d = (
+        play_by_strings(start(first=0), "spring", "hide fire 2", "show plant 1", f"defend {card}")
+        for card in ("fire 1", "water 2")
+    )
+    for seed in range(20):
+        np.testing.assert_array_equal(resampled(game, c, 0, seed).array, resampled(game, d, 0, seed).array)
 
 
 def test_resample_draws_the_hidden_card_uniformly():
