@@ -309,7 +309,7 @@ def legal_mask(cfg, state, mask):
 
 @nb.njit(cache=True)
 def has_action(cfg, state, player):
-    """Does ``player`` have a legal action (as if it were their turn)?"""
+    """Does ``player``, to move next in ``state``, have a legal action?"""
     if state[S_FLIPS] == 0:
         return True  # nothing bars a flip, and the home piece is always there
     for direction in range(5):
