@@ -154,6 +154,18 @@ def test_piece_moves_forward_diagonally_and_sideways_never_back():
     assert str(state).splitlines()[5] == "  5  .               0 wood/fire     ."
 
 
+def test_action_strings():
+    state = new_game(setup="standard")
+    assert state.action_to_string(0, square("b3") * 11 + 2) == "move b3-c4"
+    assert state.action_to_string(1, square("b7") * 11 + 2) == "move b7-c6"  # player 1 faces row 1
+    assert state.action_to_string(0, square("b2") * 11 + 5) == "flip b2"
+    assert state.action_to_string(0, square("b2") * 11 + 6 + 3) == "wand b2-a2"
+    assert state.action_to_string(0, square("a1") * 11 + 3) == "move a1 sideways towards a (off the board)"
+    assert state.action_to_string(-1, 1) == "place wood/water" and state.action_to_string(-1, 5) == "water up"
+    with pytest.raises(ValueError, match="out of range"):
+        state.action_to_string(0, 27 * 11)
+
+
 def test_no_move_onto_an_own_piece_and_illegal_action_leaves_the_state():
     state = new_game(setup="standard")
     assert "move a2-a3" not in legal_strings(state)
@@ -561,11 +573,21 @@ def test_faces_agree(num_games, params):
     assert check_faces_agree("elementos", num_games=num_games, seed=num_games, **params) == num_games
 
 
-def test_vector_env_games_end_and_returns_are_zero_sum():
-    env = elements_ai.make_vec("elementos", num_envs=256, seed=1, rows=6, max_moves=300)
-    for _ in range(300):
+def test_vector_env_games_end_and_no_live_game_lacks_an_action():
+    env = elements_ai.make_vec("elementos", num_envs=4096, seed=1, rows=6, max_moves=400)
+    cfg = env.config.cfg
+    mask = np.zeros(env.num_actions, np.bool_)
+    for _ in range(400):
+        assert env.legal_mask[~env.terminated].any(axis=1).all()
         env.step(env.sample_actions())
     assert env.terminated.all()
     np.testing.assert_array_equal(env.returns.sum(axis=1), 0.0)
-    ends = np.bincount(env.states[:, R.S_END], minlength=4)
-    assert ends[R.END_NONE] == 0 and ends[R.END_WAND] > 0
+    ends = env.states[:, R.S_END]
+    assert np.all(ends != R.END_NONE) and (ends == R.END_WAND).any() and (ends == R.END_CAP).any()
+    stuck = np.flatnonzero(ends == R.END_STUCK)
+    assert len(stuck) > 0
+    for i in stuck:  # the loser, put back on move, indeed has nothing legal
+        data = env.states[i].copy()
+        data[R.S_PLAYER] = 1 - data[R.S_WINNER]
+        R.legal_mask(cfg, data, mask)
+        assert not mask.any()

@@ -709,10 +709,10 @@ def _action_text(rows: int, player: int, action: int, capture: bool) -> str:
         return f"flip {square_name(square)}"
     direction = k if k < FLIP else k - WAND
     target = int(neighbour(rows, square, direction, player))
-    to = square_name(target) if target >= 0 else "off the board"
-    if k < FLIP:
-        return f"move {square_name(square)}{'x' if capture else '-'}{to}"
-    return f"wand {square_name(square)}-{to}"
+    verb = "move" if k < FLIP else "wand"
+    if target < 0:
+        return f"{verb} {square_name(square)} {DIR_NAMES[direction]} (off the board)"
+    return f"{verb} {square_name(square)}{'x' if capture else '-'}{square_name(target)}"
 
 
 def action_to_string(cfg, state, player: int, action: int) -> str:
@@ -802,11 +802,20 @@ LEGEND = "pieces: owner face-up/back known to both, face-up(back) known to its o
 
 
 def state_to_string(cfg, state) -> str:
-    return "\n".join(_board(cfg, state, None) + _public(cfg, state) + [LEGEND])
+    lines = _board(cfg, state, None) + _public(cfg, state)
+    if state[S_PENDING] >= 0:
+        lines.append(f"kind drawn for the next piece: {KINDS[int(state[S_PENDING])]}")
+    moves = history_strings(cfg, state)
+    lines += ["history: " + (", ".join(moves) if moves else "-"), LEGEND]
+    return "\n".join(lines)
 
 
 def observation_string(cfg, state, player: int) -> str:
-    return "\n".join([f"observer p{player}"] + _board(cfg, state, player) + _public(cfg, state) + [LEGEND])
+    return "\n".join(_observation_lines(cfg, state, player) + [LEGEND])
+
+
+def _observation_lines(cfg, state, player: int) -> list[str]:
+    return [f"observer p{player}"] + _board(cfg, state, player) + _public(cfg, state)
 
 
 def history_strings(cfg, state) -> list[str]:
@@ -825,4 +834,5 @@ def history_strings(cfg, state) -> list[str]:
 
 def information_state_string(cfg, state, player: int) -> str:
     moves = history_strings(cfg, state)
-    return "\n".join([observation_string(cfg, state, player), "history: " + (", ".join(moves) if moves else "-")])
+    lines = _observation_lines(cfg, state, player) + ["history: " + (", ".join(moves) if moves else "-"), LEGEND]
+    return "\n".join(lines)
