@@ -1,0 +1,838 @@
+"""Elementos: the rules kernel.
+
+Rulebook summary and rulings: ``RULES.md`` beside this file.
+
+Board: 3 columns (a, b, c) x ``rows`` rows; square = (row - 1) * 3 + column, so
+``a1`` = 0, ``c1`` = 2, ``a2`` = 3. Player 0 moves towards higher rows, player 1
+towards row 1.
+
+Symbols: 0 fire, 1 wood, 2 water; symbol s takes symbol (s + 1) % 3 (fire takes wood,
+wood takes water, water takes fire). Piece kind k has the faces k and (k + 1) % 3:
+0 fire/wood, 1 wood/water, 2 water/fire. A piece lies on ``side`` 0 (face k up) or
+1 (face k + 1 up).
+
+Configuration ``cfg`` (int64), built by ``configure``::
+
+    C_ROWS       rows of the board (6..15)
+    C_SQUARES    3 x rows
+    C_MAX_MOVES  player actions after which the game is a draw
+    C_STANDARD   1: the fixed public setup, 0: chance places the pieces
+    C_HISTORY    S_HISTORY offset (after the board)
+
+State (int16)::
+
+    S_PLAYER        next to act: 0, 1, CHANCE (-1) or TERMINAL (-4)
+    S_PLACED        pieces placed by the setup (0..18; player 0's nine come first)
+    S_PENDING       kind drawn for the next piece whose face is not drawn yet, or -1
+    S_MOVES         player actions played
+    S_FLIPS         flips since the last action that was not a flip (rule 8)
+    S_WINNER        0 or 1; -1 while playing and for a draw
+    S_END           why the game ended: END_NONE, END_WAND, END_STUCK, END_CAP
+    S_HOME + p      square of player p's home piece (the one carrying the wand)
+    S_CAPTURED + 3p + k   player p's pieces of kind k taken by the opponent
+    S_BOARD + sq    the piece on square sq as a cell (below); 0 when empty
+    S_HISTORY + i   the i-th player action, plus CAPTURE_UNIT * (kind + 1) when it
+                    took a piece of that kind (turns alternate from player 0)
+
+A cell packs one piece: bit 0 set (occupied), bit 1 the owner, bits 2-3 the kind,
+bit 4 the side, bit 5 set once the back face is public (the piece was flipped, or the
+setup is the public standard one). The home piece is not marked in its cell: the
+wand's square is ``S_HOME + p``.
+
+Rule 8 (equilibrium) needs every position since the last non-flip action. Those are
+kept exactly by the trailing ``S_FLIPS`` entries of the history; see ``flip_barred``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range, one_of
+from ...core.rng import sample_index, uniform
+
+FIRE, WOOD, WATER = 0, 1, 2
+SYMBOLS = ("fire", "wood", "water")
+KINDS = ("fire/wood", "wood/water", "water/fire")
+COLUMNS = "abc"
+PIECES_PER_KIND = 3
+PIECES = 9  # per player: 3 of each kind
+
+ACTIONS_PER_SQUARE = 11
+FLIP = 5  # k = 0..4 move a piece, 5 flip, 6..10 move the wand (direction k - 6)
+WAND = 6
+# The five directions (column step, row step towards the opponent):
+# 0 forward, 1 diagonally forward towards a, 2 diagonally forward towards c,
+# 3 sideways towards a, 4 sideways towards c.
+DIR_COL = np.array([0, -1, 1, -1, 1], np.int64)
+DIR_ROW = np.array([1, 1, 1, 0, 0], np.int64)
+DIR_NAMES = ("forward", "diagonally forward towards a", "diagonally forward towards c",
+             "sideways towards a", "sideways towards c")
+
+NUM_CHANCE = 6  # 0..2 place a kind, 3..5 the face up (fire, wood, water)
+FACE_OUTCOME = 3
+
+END_NONE, END_WAND, END_STUCK, END_CAP = 0, 1, 2, 3
+
+OCCUPIED, OWNER_BIT, SIDE_BIT, PUBLIC_BIT = 1, 2, 16, 32
+CAPTURE_UNIT = 512  # history entries: action id (< 512) + CAPTURE_UNIT * (kind + 1)
+MAX_MOVES_LIMIT = 10000  # S_MOVES is an int16 and the history is stored in the state
+
+C_ROWS, C_SQUARES, C_MAX_MOVES, C_STANDARD, C_HISTORY, C_SIZE = 0, 1, 2, 3, 4, 5
+
+S_PLAYER, S_PLACED, S_PENDING, S_MOVES, S_FLIPS, S_WINNER, S_END = 0, 1, 2, 3, 4, 5, 6
+S_HOME, S_CAPTURED, S_BOARD = 7, 9, 15
+
+# Standard setup of player 0 on a1, b1, c1, a2, ... as (kind, side): three of each
+# symbol face up. Player 1's is the same turned 180 degrees.
+STANDARD = np.array(
+    [
+        [0, 0], [1, 0], [2, 0],  # a1 fire/wood fire, b1 wood/water wood, c1 water/fire water
+        [1, 1], [2, 1], [0, 1],  # a2 wood/water water, b2 water/fire fire, c2 fire/wood wood
+        [0, 1], [1, 1], [2, 1],  # a3 fire/wood wood, b3 wood/water water, c3 water/fire fire
+    ],
+    np.int64,
+)
+
+PARAMS = {
+    "rows": Param(9, "rows of the board (3 columns)", int_range(6, 15)),
+    "setup": Param("random", "'random': chance places the pieces, backs hidden; "
+                   "'standard': a fixed public setup", one_of("random", "standard")),
+    "max_moves": Param(200, "player actions after which the game is a draw", int_range(1, MAX_MOVES_LIMIT)),
+}
+
+
+# --- configuration ---------------------------------------------------------------
+
+def configure(params: dict) -> Config:
+    rows = params["rows"]
+    squares = 3 * rows
+    max_moves = params["max_moves"]
+    standard = params["setup"] == "standard"
+    cfg = np.zeros(C_SIZE, np.int64)
+    cfg[C_ROWS] = rows
+    cfg[C_SQUARES] = squares
+    cfg[C_MAX_MOVES] = max_moves
+    cfg[C_STANDARD] = int(standard)
+    cfg[C_HISTORY] = S_BOARD + squares
+    obs_pieces = (
+        ("observer", (2,)),
+        ("to_move", (2,)),
+        ("pieces", (2, squares)),
+        ("up", (3, squares)),
+        ("back", (3, squares)),
+        ("public_back", (squares,)),
+        ("home", (2, squares)),
+        ("captured", (2, 3)),
+        ("moves", (1,)),
+        ("flip_barred", (squares,)),
+    )
+    info_pieces = obs_pieces + (
+        ("history_square", (max_moves, squares)),
+        ("history_kind", (max_moves, ACTIONS_PER_SQUARE)),
+        ("history_capture", (max_moves, 3)),
+    )
+    return Config(
+        cfg=cfg,
+        num_players=2,
+        num_actions=squares * ACTIONS_PER_SQUARE,
+        max_chance_outcomes=0 if standard else NUM_CHANCE,
+        state_size=S_BOARD + squares + max_moves,
+        obs_pieces=obs_pieces,
+        info_pieces=info_pieces,
+        min_utility=-1.0,
+        max_utility=1.0,
+        max_game_length=max_moves,
+        max_chance_nodes=0 if standard else 4 * PIECES,
+        perfect_information=standard,
+        deterministic=standard,
+    )
+
+
+# --- cells and squares -----------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def make_cell(owner, kind, side, public):
+    return OCCUPIED | (owner << 1) | (kind << 2) | (side << 4) | (public << 5)
+
+
+@nb.njit(cache=True, inline="always")
+def cell_owner(cell):
+    return (cell >> 1) & 1
+
+
+@nb.njit(cache=True, inline="always")
+def cell_kind(cell):
+    return (cell >> 2) & 3
+
+
+@nb.njit(cache=True, inline="always")
+def cell_side(cell):
+    return (cell >> 4) & 1
+
+
+@nb.njit(cache=True, inline="always")
+def cell_public(cell):
+    return (cell >> 5) & 1
+
+
+@nb.njit(cache=True, inline="always")
+def cell_up(cell):
+    return (((cell >> 2) & 3) + ((cell >> 4) & 1)) % 3
+
+
+@nb.njit(cache=True, inline="always")
+def cell_back(cell):
+    return (((cell >> 2) & 3) + 1 - ((cell >> 4) & 1)) % 3
+
+
+@nb.njit(cache=True, inline="always")
+def takes(attacker, target):
+    """Does face-up symbol ``attacker`` take face-up symbol ``target``?"""
+    return target == (attacker + 1) % 3
+
+
+@nb.njit(cache=True, inline="always")
+def neighbour(rows, square, direction, player):
+    """The square one step from ``square`` in ``direction`` for ``player``, or -1."""
+    column = square % 3 + DIR_COL[direction]
+    row = square // 3 + (DIR_ROW[direction] if player == 0 else -DIR_ROW[direction])
+    if column < 0 or column > 2 or row < 0 or row >= rows:
+        return -1
+    return row * 3 + column
+
+
+@nb.njit(cache=True, inline="always")
+def start_square(cfg, player, j):
+    """Square of the j-th piece (board order) of ``player``'s starting block."""
+    return j if player == 0 else 3 * (cfg[C_ROWS] - 3) + j
+
+
+# --- rules -----------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def init(cfg, state):
+    state[:] = 0
+    state[S_PENDING] = -1
+    state[S_WINNER] = -1
+    rows = cfg[C_ROWS]
+    state[S_HOME] = 4  # b2
+    state[S_HOME + 1] = 3 * (rows - 2) + 1  # b(rows - 1)
+    if cfg[C_STANDARD] == 1:
+        for j in range(PIECES):
+            kind, side = STANDARD[j, 0], STANDARD[j, 1]
+            state[S_BOARD + j] = make_cell(0, kind, side, 1)
+            # Turned 180 degrees: column c -> 2 - c, row r -> rows + 1 - r.
+            mirrored = 3 * (rows - 1 - j // 3) + 2 - j % 3
+            state[S_BOARD + mirrored] = make_cell(1, kind, side, 1)
+        state[S_PLACED] = 2 * PIECES
+        state[S_PLAYER] = 0
+    else:
+        state[S_PLAYER] = CHANCE
+
+
+@nb.njit(cache=True)
+def current_player(cfg, state):
+    return state[S_PLAYER]
+
+
+@nb.njit(cache=True)
+def flip_barred(cfg, state):
+    """Bitmask of the squares whose flip rule 8 forbids now.
+
+    Since the last non-flip action the positions were P_0 .. P_n, P_i being P_0 with
+    the flips f_1 .. f_i applied (history's trailing S_FLIPS entries). No piece moves
+    and no wand moves meanwhile, so a square names a piece, and the side to move of
+    P_i is that of P_0 switched i times. Flipping X makes P_{n+1}, which equals P_i
+    exactly when f_{i+1} .. f_n, X turn every piece an even number of times: an even
+    number of flips, so the side to move agrees too. Hence X is barred exactly when
+    the XOR of the square bits of some suffix f_t .. f_n is the single bit of X. Only
+    the mover's own squares matter to the caller (a single opponent bit is harmless).
+    """
+    barred = np.int64(0)
+    acc = np.int64(0)
+    end = cfg[C_HISTORY] + state[S_MOVES]
+    for i in range(state[S_FLIPS]):
+        square = (state[end - 1 - i] % CAPTURE_UNIT) // ACTIONS_PER_SQUARE
+        acc ^= np.int64(1) << square
+        if acc != 0 and (acc & (acc - 1)) == 0:
+            barred |= acc
+    return barred
+
+
+@nb.njit(cache=True, inline="always")
+def _move_allowed(cfg, state, player, square, direction):
+    """May ``player``'s piece on ``square`` move in ``direction`` (a home piece too)?"""
+    target = neighbour(cfg[C_ROWS], square, direction, player)
+    if target < 0:
+        return False
+    occupant = state[S_BOARD + target]
+    if square == state[S_HOME + player]:
+        # The home piece only steps straight forward into an empty square.
+        return direction == 0 and occupant == 0
+    if occupant == 0:
+        return True
+    if cell_owner(occupant) == player or target == state[S_HOME + 1 - player]:
+        return False
+    return takes(cell_up(state[S_BOARD + square]), cell_up(occupant))
+
+
+@nb.njit(cache=True, inline="always")
+def _wand_allowed(cfg, state, player, direction):
+    target = neighbour(cfg[C_ROWS], state[S_HOME + player], direction, player)
+    if target < 0:
+        return False
+    occupant = state[S_BOARD + target]
+    return occupant != 0 and cell_owner(occupant) == player
+
+
+@nb.njit(cache=True)
+def legal_mask(cfg, state, mask):
+    mask[:] = False
+    player = state[S_PLAYER]
+    if player < 0:
+        return
+    barred = flip_barred(cfg, state) if state[S_FLIPS] > 0 else np.int64(0)
+    home = state[S_HOME + player]
+    for square in range(cfg[C_SQUARES]):
+        cell = state[S_BOARD + square]
+        if cell == 0 or cell_owner(cell) != player:
+            continue
+        base = square * ACTIONS_PER_SQUARE
+        for direction in range(5):
+            mask[base + direction] = _move_allowed(cfg, state, player, square, direction)
+        mask[base + FLIP] = ((barred >> square) & 1) == 0
+        if square == home:
+            for direction in range(5):
+                mask[base + WAND + direction] = _wand_allowed(cfg, state, player, direction)
+
+
+@nb.njit(cache=True)
+def has_action(cfg, state, player):
+    """Does ``player``, to move next in ``state``, have a legal action?"""
+    if state[S_FLIPS] == 0:
+        return True  # nothing bars a flip, and the home piece is always there
+    for direction in range(5):
+        if _wand_allowed(cfg, state, player, direction):
+            return True
+    own = np.int64(0)
+    for square in range(cfg[C_SQUARES]):
+        cell = state[S_BOARD + square]
+        if cell == 0 or cell_owner(cell) != player:
+            continue
+        own |= np.int64(1) << square
+        for direction in range(5):
+            if _move_allowed(cfg, state, player, square, direction):
+                return True
+    return (own & ~flip_barred(cfg, state)) != 0
+
+
+@nb.njit(cache=True)
+def chance_outcomes(cfg, state, probs):
+    probs[:] = 0.0
+    if state[S_PLAYER] != CHANCE:
+        return
+    pending = state[S_PENDING]
+    if pending >= 0:
+        probs[FACE_OUTCOME + pending] = 0.5
+        probs[FACE_OUTCOME + (pending + 1) % 3] = 0.5
+        return
+    placed = state[S_PLACED]
+    player = placed // PIECES
+    left = np.full(3, PIECES_PER_KIND, np.int64)
+    for j in range(placed - player * PIECES):
+        left[cell_kind(state[S_BOARD + start_square(cfg, player, j)])] -= 1
+    total = PIECES - (placed - player * PIECES)
+    for k in range(3):
+        probs[k] = left[k] / total
+
+
+@nb.njit(cache=True)
+def _finish(cfg, state, winner, why):
+    state[S_WINNER] = winner
+    state[S_END] = why
+    state[S_PLAYER] = TERMINAL
+
+
+@nb.njit(cache=True)
+def apply(cfg, state, action):
+    player = state[S_PLAYER]
+    if player == CHANCE:
+        if state[S_PENDING] < 0:
+            state[S_PENDING] = action
+            return
+        kind = state[S_PENDING]
+        placed = state[S_PLACED]
+        owner = placed // PIECES
+        side = 0 if action - FACE_OUTCOME == kind else 1
+        state[S_BOARD + start_square(cfg, owner, placed - owner * PIECES)] = make_cell(owner, kind, side, 0)
+        state[S_PENDING] = -1
+        state[S_PLACED] = placed + 1
+        if placed + 1 == 2 * PIECES:
+            state[S_PLAYER] = 0
+        return
+    rows = cfg[C_ROWS]
+    square = action // ACTIONS_PER_SQUARE
+    k = action % ACTIONS_PER_SQUARE
+    entry = action
+    wand_moved = False
+    if k < FLIP:
+        target = neighbour(rows, square, k, player)
+        occupant = state[S_BOARD + target]
+        if occupant != 0:
+            state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
+            entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
+        state[S_BOARD + target] = state[S_BOARD + square]
+        state[S_BOARD + square] = 0
+        if square == state[S_HOME + player]:
+            state[S_HOME + player] = target
+            wand_moved = True
+        state[S_FLIPS] = 0
+    elif k == FLIP:
+        state[S_BOARD + square] = (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT
+        state[S_FLIPS] += 1
+    else:
+        state[S_HOME + player] = neighbour(rows, square, k - WAND, player)
+        wand_moved = True
+        state[S_FLIPS] = 0
+    moves = state[S_MOVES]
+    state[cfg[C_HISTORY] + moves] = entry
+    state[S_MOVES] = moves + 1
+    if wand_moved and state[S_HOME + player] // 3 == (rows - 1 if player == 0 else 0):
+        _finish(cfg, state, player, END_WAND)
+    elif moves + 1 >= cfg[C_MAX_MOVES]:
+        _finish(cfg, state, -1, END_CAP)
+    elif not has_action(cfg, state, 1 - player):
+        _finish(cfg, state, player, END_STUCK)
+    else:
+        state[S_PLAYER] = 1 - player
+
+
+@nb.njit(cache=True)
+def returns(cfg, state, out):
+    out[:] = 0.0
+    winner = state[S_WINNER]
+    if state[S_PLAYER] != TERMINAL or winner < 0:
+        return
+    out[winner] = 1.0
+    out[1 - winner] = -1.0
+
+
+# --- information-set sampling ------------------------------------------------------
+
+FACTORIAL = np.array([1, 1, 2, 6], np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def _binomial(n, k):
+    result = 1
+    for i in range(k):
+        result = result * (n - i) // (i + 1)
+    return result
+
+
+@nb.njit(cache=True)
+def resample(cfg, state, player, rng, out):
+    """A state ``player`` cannot tell from ``state``; the opponent's hidden backs redrawn.
+
+    Hidden from ``player`` are the kinds of the opponent's pieces whose back is not
+    public, and during the setup the kind drawn for a piece whose face is not drawn
+    yet. The setup draws kinds without replacement (every arrangement of the 3 + 3 + 3
+    kinds is equally likely) and each face with probability 1/2, so given what the
+    player saw, a sequence of kinds with c_k of kind k among the opponent's placed
+    pieces has weight 1 / prod_k (r_k - c_k)!, where r_k counts the opponent's kind-k
+    pieces not yet public (the (r_k - c_k)! are the arrangements of the unplaced
+    pieces; after the setup all are placed and the weight is 1 for every consistent
+    assignment). A hidden piece showing face u is of kind u (side 0) or u - 1 (side
+    1). With x_u of the n_u hidden pieces showing u on side 0, c_k = x_k + n_{k+1} -
+    x_{k+1} and there are prod_u C(n_u, x_u) such assignments: (x_0, x_1, x_2) is drawn
+    with that weight, then the x_u pieces uniformly.
+
+    Reads only what ``player`` sees: every hidden field of ``out`` is overwritten.
+    """
+    out[:] = state[:]
+    other = 1 - player
+    squares = cfg[C_SQUARES]
+    placed = state[S_PLACED]
+    pending = state[S_PENDING]
+    pending_owner = placed // PIECES if pending >= 0 else -1
+    # The player's own pending kind is not part of any observation either.
+    if pending_owner == player:
+        own_left = np.full(3, PIECES_PER_KIND, np.float64)
+        for j in range(placed - player * PIECES):
+            own_left[cell_kind(state[S_BOARD + start_square(cfg, player, j)])] -= 1.0
+        out[S_PENDING] = sample_index(own_left, 3, uniform(rng, 0))
+    left = np.empty(3, np.int64)
+    for k in range(3):
+        left[k] = PIECES_PER_KIND - state[S_CAPTURED + 3 * other + k]
+    hidden = np.zeros(3, np.int64)
+    for square in range(squares):
+        cell = state[S_BOARD + square]
+        if cell == 0 or cell_owner(cell) != other:
+            continue
+        if cell_public(cell) == 1:
+            left[cell_kind(cell)] -= 1
+        else:
+            hidden[cell_up(cell)] += 1
+    pend_choices = 3 if pending_owner == other else 1
+    n0, n1, n2 = hidden[0] + 1, hidden[1] + 1, hidden[2] + 1
+    weights = np.zeros(n0 * n1 * n2 * pend_choices, np.float64)
+    counts = np.zeros(3, np.int64)
+    for x0 in range(n0):
+        for x1 in range(n1):
+            for x2 in range(n2):
+                ways = _binomial(hidden[0], x0) * _binomial(hidden[1], x1) * _binomial(hidden[2], x2)
+                for q in range(pend_choices):
+                    counts[0] = x0 + hidden[1] - x1
+                    counts[1] = x1 + hidden[2] - x2
+                    counts[2] = x2 + hidden[0] - x0
+                    if pend_choices == 3:
+                        counts[q] += 1
+                    denominator = 1
+                    for k in range(3):
+                        slack = left[k] - counts[k]
+                        if slack < 0:
+                            denominator = 0
+                            break
+                        denominator *= FACTORIAL[slack]
+                    if denominator > 0:
+                        weights[((x0 * n1 + x1) * n2 + x2) * pend_choices + q] = ways / denominator
+    pick = sample_index(weights, weights.shape[0], uniform(rng, 0))
+    q = pick % pend_choices
+    pick //= pend_choices
+    chosen = np.empty(3, np.int64)
+    chosen[2] = pick % n2
+    pick //= n2
+    chosen[1] = pick % n1
+    chosen[0] = pick // n1
+    if pend_choices == 3:
+        out[S_PENDING] = q
+    # Within each face group, a uniform subset of x_u pieces lies on side 0.
+    need = chosen.copy()
+    remaining = hidden.copy()
+    for square in range(squares):
+        cell = state[S_BOARD + square]
+        if cell == 0 or cell_owner(cell) != other or cell_public(cell) == 1:
+            continue
+        up = cell_up(cell)
+        side0 = uniform(rng, 0) * remaining[up] < need[up]
+        remaining[up] -= 1
+        if side0:
+            need[up] -= 1
+            out[S_BOARD + square] = make_cell(other, up, 0, 0)
+        else:
+            out[S_BOARD + square] = make_cell(other, (up + 2) % 3, 1, 0)
+
+
+# --- rule-of-thumb play ------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _attacked(cfg, state, player, target, symbol):
+    """Could an opponent's ordinary piece take a ``symbol`` piece on ``target`` next turn?
+
+    Uses face-up symbols only, as the player sees them.
+    """
+    other = 1 - player
+    rows = cfg[C_ROWS]
+    for square in range(cfg[C_SQUARES]):
+        cell = state[S_BOARD + square]
+        if cell == 0 or cell_owner(cell) != other or square == state[S_HOME + other] or square == target:
+            continue
+        if not takes(cell_up(cell), symbol):
+            continue
+        for direction in range(5):
+            if neighbour(rows, square, direction, other) == target:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _pick(candidates, count, rng):
+    return candidates[int(uniform(rng, 0) * count)]
+
+
+@nb.njit(cache=True)
+def heuristic(cfg, state, player, rng):
+    """A beginner's move for ``player`` (the player to move). In order:
+
+    1. win now: a home-piece step or wand move into the far row;
+    2. take a piece (the capture whose taker is then safe first);
+    3. advance the wand: a home-piece step forward or a forward wand move;
+    4. advance an ordinary piece (forward or diagonally) to a square no opponent
+       piece could take it on next turn;
+    5. any other move of an ordinary piece to a safe square;
+    6. any legal action (flips included).
+
+    Ties are broken uniformly at random. Only face-up symbols, owners and wands are
+    read: nothing hidden from ``player``.
+    """
+    rows = cfg[C_ROWS]
+    num_actions = cfg[C_SQUARES] * ACTIONS_PER_SQUARE
+    mask = np.zeros(num_actions, np.bool_)
+    legal_mask(cfg, state, mask)
+    far_row = rows - 1 if player == 0 else 0
+    home = state[S_HOME + player]
+    wins = np.empty(num_actions, np.int64)
+    safe_captures = np.empty(num_actions, np.int64)
+    captures = np.empty(num_actions, np.int64)
+    wand = np.empty(num_actions, np.int64)
+    advances = np.empty(num_actions, np.int64)
+    safe_moves = np.empty(num_actions, np.int64)
+    anything = np.empty(num_actions, np.int64)
+    nw = nsc = nc = nwand = na = ns = nany = 0
+    for action in range(num_actions):
+        if not mask[action]:
+            continue
+        anything[nany] = action
+        nany += 1
+        square = action // ACTIONS_PER_SQUARE
+        k = action % ACTIONS_PER_SQUARE
+        if k == FLIP:
+            continue
+        direction = k if k < FLIP else k - WAND
+        target = neighbour(rows, square, direction, player)
+        if (square == home and k == 0) or k >= WAND:
+            if target // 3 == far_row:
+                wins[nw] = action
+                nw += 1
+            elif direction <= 2:
+                wand[nwand] = action
+                nwand += 1
+            continue
+        symbol = cell_up(state[S_BOARD + square])
+        safe = not _attacked(cfg, state, player, target, symbol)
+        if state[S_BOARD + target] != 0:
+            captures[nc] = action
+            nc += 1
+            if safe:
+                safe_captures[nsc] = action
+                nsc += 1
+        elif safe and direction <= 2:
+            advances[na] = action
+            na += 1
+        elif safe:
+            safe_moves[ns] = action
+            ns += 1
+    if nw > 0:
+        return _pick(wins, nw, rng)
+    if nsc > 0:
+        return _pick(safe_captures, nsc, rng)
+    if nc > 0:
+        return _pick(captures, nc, rng)
+    if nwand > 0:
+        return _pick(wand, nwand, rng)
+    if na > 0:
+        return _pick(advances, na, rng)
+    if ns > 0:
+        return _pick(safe_moves, ns, rng)
+    return _pick(anything, nany, rng)
+
+
+# --- encoders --------------------------------------------------------------------
+# Per-player pieces are ordered (observer, opponent) so that one network serves
+# both seats; "observer" carries the absolute seat. The board is not turned: squares
+# are the action squares.
+
+@nb.njit(cache=True)
+def encode_observation(cfg, state, player, out):
+    out[:] = 0.0
+    n = cfg[C_SQUARES]
+    other = 1 - player
+    out[player] = 1.0
+    to_move = state[S_PLAYER]
+    if to_move >= 0:
+        out[2 + (0 if to_move == player else 1)] = 1.0
+    pieces = 4
+    up = pieces + 2 * n
+    back = up + 3 * n
+    public = back + 3 * n
+    home = public + n
+    captured = home + 2 * n
+    moves = captured + 6
+    barred_at = moves + 1
+    for square in range(n):
+        cell = state[S_BOARD + square]
+        if cell == 0:
+            continue
+        owner = cell_owner(cell)
+        out[pieces + (0 if owner == player else 1) * n + square] = 1.0
+        out[up + cell_up(cell) * n + square] = 1.0
+        if owner == player or cell_public(cell) == 1:
+            out[back + cell_back(cell) * n + square] = 1.0
+        out[public + square] = cell_public(cell)
+    if state[S_PLACED] == 2 * PIECES:
+        out[home + state[S_HOME + player]] = 1.0
+        out[home + n + state[S_HOME + other]] = 1.0
+    for k in range(3):
+        out[captured + k] = state[S_CAPTURED + 3 * player + k]
+        out[captured + 3 + k] = state[S_CAPTURED + 3 * other + k]
+    out[moves] = state[S_MOVES]
+    if to_move >= 0 and state[S_FLIPS] > 0:
+        barred = flip_barred(cfg, state)
+        for square in range(n):
+            cell = state[S_BOARD + square]
+            if cell != 0 and cell_owner(cell) == to_move and (barred >> square) & 1:
+                out[barred_at + square] = 1.0
+    return barred_at + n
+
+
+@nb.njit(cache=True)
+def encode_information_state(cfg, state, player, out):
+    k = encode_observation(cfg, state, player, out)
+    n = cfg[C_SQUARES]
+    max_moves = cfg[C_MAX_MOVES]
+    kinds = k + max_moves * n
+    captures = kinds + max_moves * ACTIONS_PER_SQUARE
+    history = cfg[C_HISTORY]
+    for i in range(state[S_MOVES]):
+        entry = state[history + i]
+        action = entry % CAPTURE_UNIT
+        out[k + i * n + action // ACTIONS_PER_SQUARE] = 1.0
+        out[kinds + i * ACTIONS_PER_SQUARE + action % ACTIONS_PER_SQUARE] = 1.0
+        taken = entry // CAPTURE_UNIT - 1
+        if taken >= 0:
+            out[captures + 3 * i + taken] = 1.0
+
+
+# --- strings ---------------------------------------------------------------------
+
+CHANCE_NAMES = tuple(f"place {kind}" for kind in KINDS) + tuple(f"{s} up" for s in SYMBOLS)
+
+
+def square_name(square: int) -> str:
+    return f"{COLUMNS[square % 3]}{square // 3 + 1}"
+
+
+def _action_text(rows: int, player: int, action: int, capture: bool) -> str:
+    square, k = divmod(action, ACTIONS_PER_SQUARE)
+    if k == FLIP:
+        return f"flip {square_name(square)}"
+    direction = k if k < FLIP else k - WAND
+    target = int(neighbour(rows, square, direction, player))
+    verb = "move" if k < FLIP else "wand"
+    if target < 0:
+        return f"{verb} {square_name(square)} {DIR_NAMES[direction]} (off the board)"
+    return f"{verb} {square_name(square)}{'x' if capture else '-'}{square_name(target)}"
+
+
+def action_to_string(cfg, state, player: int, action: int) -> str:
+    action = int(action)
+    if player == CHANCE:
+        if 0 <= action < NUM_CHANCE:
+            return CHANCE_NAMES[action]
+        raise ValueError(f"elementos: {action} is not a chance outcome (0..{NUM_CHANCE - 1})")
+    num_actions = int(cfg[C_SQUARES]) * ACTIONS_PER_SQUARE
+    if not 0 <= action < num_actions:
+        raise ValueError(f"elementos: action {action} is out of range 0..{num_actions - 1}")
+    if player not in (0, 1):
+        raise ValueError(f"elementos: player {player} has no actions")
+    square, k = divmod(action, ACTIONS_PER_SQUARE)
+    capture = False
+    if k < FLIP:
+        target = int(neighbour(int(cfg[C_ROWS]), square, k, player))
+        if target >= 0:
+            cell = int(state[S_BOARD + target])
+            capture = cell != 0 and int(cell_owner(cell)) != player
+    return _action_text(int(cfg[C_ROWS]), player, action, capture)
+
+
+def _cell_text(state, square: int, viewer: int | None) -> str:
+    """A piece as ``owner up/back``; ``up(back)``: back known to its owner only;
+    ``up/?``: back hidden from the viewer; ``@``: carries the wand."""
+    cell = int(state[S_BOARD + square])
+    if cell == 0:
+        return "."
+    owner = int(cell_owner(cell))
+    up, back = SYMBOLS[int(cell_up(cell))], SYMBOLS[int(cell_back(cell))]
+    if cell_public(cell):
+        face = f"{up}/{back}"
+    elif viewer is None or viewer == owner:
+        face = f"{up}({back})"
+    else:
+        face = f"{up}/?"
+    placed = int(state[S_PLACED]) == 2 * PIECES
+    home = "@" if placed and int(state[S_HOME + owner]) == square else ""
+    return f"{owner} {face}{home}"
+
+
+def _board(cfg, state, viewer: int | None) -> list[str]:
+    rows = int(cfg[C_ROWS])
+    width = 16
+    header = "     " + "".join(c.ljust(width) for c in COLUMNS).rstrip()
+    lines = [header]
+    for row in range(rows - 1, -1, -1):
+        cells = "".join(_cell_text(state, 3 * row + c, viewer).ljust(width) for c in range(3))
+        lines.append(f"{row + 1:>3}  {cells}".rstrip())
+    lines.append(header)
+    return lines
+
+
+def _public(cfg, state) -> list[str]:
+    player = int(state[S_PLAYER])
+    if player == TERMINAL:
+        winner = int(state[S_WINNER])
+        why = {
+            END_WAND: "wand reached the far row",
+            END_STUCK: "opponent had no legal action",
+            END_CAP: f"{int(cfg[C_MAX_MOVES])} moves played",
+        }[int(state[S_END])]
+        to_move = "game over: " + (f"p{winner} wins ({why})" if winner >= 0 else f"draw ({why})")
+    elif player == CHANCE:
+        to_move = f"setup: {int(state[S_PLACED])} of {2 * PIECES} pieces placed"
+    else:
+        to_move = f"to move: p{player}"
+    captured = []
+    for p in (0, 1):
+        lost = [KINDS[k] for k in range(3) for _ in range(int(state[S_CAPTURED + 3 * p + k]))]
+        captured.append(f"p{p} lost [{', '.join(lost)}]" if lost else f"p{p} lost none")
+    barred = int(flip_barred(cfg, state)) if player >= 0 and state[S_FLIPS] > 0 else 0
+    own = [
+        square_name(sq)
+        for sq in range(int(cfg[C_SQUARES]))
+        if (barred >> sq) & 1 and state[S_BOARD + sq] != 0 and int(cell_owner(int(state[S_BOARD + sq]))) == player
+    ]
+    return [
+        f"{to_move}; moves played {int(state[S_MOVES])} of {int(cfg[C_MAX_MOVES])}",
+        "captured: " + "; ".join(captured),
+        "flips barred by equilibrium: " + (", ".join(own) if own else "none"),
+    ]
+
+
+LEGEND = "pieces: owner face-up/back known to both, face-up(back) known to its owner only, face-up/? hidden; @ wand"
+
+
+def state_to_string(cfg, state) -> str:
+    lines = _board(cfg, state, None) + _public(cfg, state)
+    if state[S_PENDING] >= 0:
+        lines.append(f"kind drawn for the next piece: {KINDS[int(state[S_PENDING])]}")
+    moves = history_strings(cfg, state)
+    lines += ["history: " + (", ".join(moves) if moves else "-"), LEGEND]
+    return "\n".join(lines)
+
+
+def observation_string(cfg, state, player: int) -> str:
+    return "\n".join(_observation_lines(cfg, state, player) + [LEGEND])
+
+
+def _observation_lines(cfg, state, player: int) -> list[str]:
+    return [f"observer p{player}"] + _board(cfg, state, player) + _public(cfg, state)
+
+
+def history_strings(cfg, state) -> list[str]:
+    """The player actions so far as ``p0 move b2-b3``, captures with the piece taken."""
+    rows = int(cfg[C_ROWS])
+    out = []
+    for i in range(int(state[S_MOVES])):
+        entry = int(state[int(cfg[C_HISTORY]) + i])
+        action, taken = entry % CAPTURE_UNIT, entry // CAPTURE_UNIT - 1
+        text = f"p{i % 2} {_action_text(rows, i % 2, action, taken >= 0)}"
+        if taken >= 0:
+            text += f" (took {KINDS[taken]})"
+        out.append(text)
+    return out
+
+
+def information_state_string(cfg, state, player: int) -> str:
+    moves = history_strings(cfg, state)
+    lines = _observation_lines(cfg, state, player) + ["history: " + (", ".join(moves) if moves else "-"), LEGEND]
+    return "\n".join(lines)
