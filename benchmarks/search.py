@@ -8,9 +8,9 @@ Three tables, each printed and written as CSV to ``benchmarks/results/``:
 * ``search_speed.csv``: simulations per second of our MCTS and IS-MCTS and of
   OpenSpiel's Python ``MCTSBot`` (``RandomRolloutEvaluator``, one rollout) and
   ``ISMCTSBot`` on the same game and position, median over repeats, and the ratio.
-* ``search_strength.csv``: every agent against ``random`` and ``rules`` in every
-  registered game, seats alternated, score (win 1, shared win 1/k) with a 95%
-  Wilson interval.
+* ``search_strength.csv``: every agent against ``random``, ``rules`` and MCTS in
+  every registered game, seats rotated, score (win 1, a best return shared by k
+  players 1/k) with a 95% Wilson interval.
 * ``search_scaling.csv``: score against the number of simulations, against one
   fixed opponent.
 """
@@ -122,8 +122,8 @@ def _openspiel_ismcts(game, sims: int, seed: int):
     return bot
 
 
-def speed(games: list[str], ours_sims: int, theirs_sims: int, repeats: int) -> tuple[list[str], list[list]]:
-    header = ["game", "search", "ours_sims_per_s", "openspiel_sims_per_s", "ratio"]
+def speed(games: list[str], ours_sims: int, theirs_sims: int, repeats: int, theirs_repeats: int):
+    header = ["game", "search", "ours_sims", "ours_sims_per_s", "openspiel_sims", "openspiel_sims_per_s", "ratio"]
     rows = []
     for name in games:
         game = elements_ai.load_game(name)
@@ -133,7 +133,7 @@ def speed(games: list[str], ours_sims: int, theirs_sims: int, repeats: int) -> t
             try:
                 ours = make_bot(f"{kind}:sims={ours_sims}", game, player, seed=1)
             except ValueError as error:
-                rows.append([name, kind, f"n/a ({error})", "", ""])
+                rows.append([name, kind, ours_sims, f"n/a ({error})", theirs_sims, "", ""])
                 continue
             ours.step(state)  # compiles (or loads the cache)
             ours_rate = ours_sims / _median_time(lambda bot=ours, s=state: bot.step(s), repeats)
@@ -144,10 +144,16 @@ def speed(games: list[str], ours_sims: int, theirs_sims: int, repeats: int) -> t
                     if game.kernel.resample is None:
                         raise ValueError("no resample function")
                     theirs = _openspiel_ismcts(game, theirs_sims, 1)
-                theirs_rate = theirs_sims / _median_time(lambda bot=theirs, s=state: bot.step(s), repeats)
-                rows.append([name, kind, round(ours_rate), round(theirs_rate), round(ours_rate / theirs_rate, 1)])
+                theirs_rate = theirs_sims / _median_time(lambda bot=theirs, s=state: bot.step(s), theirs_repeats)
+                rows.append([
+                    name, kind, ours_sims, round(ours_rate), theirs_sims, round(theirs_rate),
+                    round(ours_rate / theirs_rate, 1),
+                ])
             except (pyspiel.SpielError, ValueError, AssertionError) as error:
-                rows.append([name, kind, round(ours_rate), f"n/a ({type(error).__name__}: {error})", ""])
+                rows.append([
+                    name, kind, ours_sims, round(ours_rate), theirs_sims,
+                    f"n/a ({type(error).__name__}: {error})", "",
+                ])
     return header, rows
 
 
@@ -220,32 +226,40 @@ def main(argv: list[str] | None = None) -> dict[str, list[list]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny numbers, for the test suite")
     parser.add_argument("--games", nargs="*", default=list(elements_ai.GAMES), help="games (default: all)")
+    parser.add_argument(
+        "--speed-games", nargs="*", default=None,
+        help="games or game strings of the speed table (default: --games, and one round of elements)",
+    )
     parser.add_argument("--out", type=pathlib.Path, default=RESULTS, help="folder for the CSV files")
     parser.add_argument("--opponent", default="mcts:sims=100", help="fixed opponent of the scaling table")
     parser.add_argument("--only", choices=("speed", "strength", "scaling"), nargs="*", help="run only these parts")
     args = parser.parse_args(argv)
     parts = set(args.only or ("speed", "strength", "scaling"))
     if args.quick:
-        ours_sims, theirs_sims, repeats = 2000, 30, 3
+        ours_sims, theirs_sims, repeats, theirs_repeats = 2000, 30, 3, 3
         strength_games, search_sims = 2, 20
         sims_list, scaling_games = [10, 40], 2
     else:
-        ours_sims, theirs_sims, repeats = 20000, 500, 5
+        ours_sims, theirs_sims, repeats, theirs_repeats = 5000, 5000, 5, 3
         strength_games, search_sims = 200, 1000
         sims_list, scaling_games = [100, 1000, 10000], 100
+    speed_games = args.speed_games
+    if speed_games is None:
+        speed_games = list(args.games) + (["elements(single_round=true)"] if "elements" in args.games else [])
     tables = {}
     if "speed" in parts:
-        header, rows = speed(args.games, ours_sims, theirs_sims, repeats)
+        header, rows = speed(speed_games, ours_sims, theirs_sims, repeats, theirs_repeats)
         print_table(
-            f"(a) simulations per second, first decision of each game "
-            f"(ours {ours_sims} sims, OpenSpiel {theirs_sims}; median of {repeats})",
+            f"(a) simulations per second at the first decision of each game, median of "
+            f"{repeats} (ours) and {theirs_repeats} (OpenSpiel's Python MCTSBot / ISMCTSBot) searches",
             header, rows,
         )
         write_csv(args.out / "search_speed.csv", header, rows)
         tables["speed"] = rows
     if "strength" in parts:
         agents = ["random", "rules", f"mcts:sims={search_sims}", f"ismcts:sims={search_sims}"]
-        header, rows = strength(args.games, agents, ["random", "rules"], strength_games)
+        opponents = ["random", "rules", f"mcts:sims={search_sims}"]
+        header, rows = strength(args.games, agents, opponents, strength_games)
         print_table(f"(b) strength: score with 95% Wilson interval, {strength_games} games each", header, rows)
         write_csv(args.out / "search_strength.csv", header, rows)
         tables["strength"] = rows

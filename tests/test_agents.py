@@ -446,7 +446,7 @@ def test_search_benchmark_quick(tmp_path):
     assert time.perf_counter() - start < 60
     for name in ("search_speed.csv", "search_strength.csv", "search_scaling.csv"):
         assert (tmp_path / name).read_text().count("\n") > 1
-    ratios = [row[4] for row in tables["speed"] if row[0] == "elements"]
+    ratios = [row[6] for row in tables["speed"] if row[0] == "elements"]
     assert len(ratios) == 2 and all(r > 10 for r in ratios)
     mcts_vs_random = [row for row in tables["strength"] if row[0] == "elements" and row[1].startswith("mcts")
                       and row[2] == "random"]

@@ -206,20 +206,26 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
     value_fn = leaf_value if leaf_value is not None else random_rollout
 
     @nb.njit(cache=True, inline="always")
-    def _score(ti, tf, node, child, player, selection, c, lo, scale, parent_n):
+    def _explore(selection, c, parent_n):
+        """The exploration factor shared by the children of a parent visited ``parent_n`` times."""
+        if selection == UCT:
+            return c * math.sqrt(math.log(max(parent_n, 1)))
+        return c * math.sqrt(max(parent_n, 1))
+
+    @nb.njit(cache=True, inline="always")
+    def _score(ti, tf, node, child, player, selection, lo, scale, explore):
         """UCB1 (or PUCT) of ``child`` for ``player``; values scaled to [0, 1]."""
         n = ti[child, T_VISITS]
         if selection == UCT:
             if n == 0:
                 return np.inf
-            q = (tf[child, player] / n - lo) * scale
-            return q + c * math.sqrt(math.log(max(parent_n, 1)) / n)
+            return (tf[child, player] / n - lo) * scale + explore / math.sqrt(n)
         if n == 0:  # first-play urgency: the parent's mean value
             visits = ti[node, T_VISITS]
             q = (tf[node, player] / visits - lo) * scale if visits > 0 else 0.5
         else:
             q = (tf[child, player] / n - lo) * scale
-        return q + c * tf[child, tf.shape[1] - 1] * math.sqrt(max(parent_n, 1)) / (1 + n)
+        return q + explore * tf[child, tf.shape[1] - 1] / (1 + n)
 
     @nb.njit(cache=True)
     def run(
@@ -305,7 +311,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
                                 if mask[a] and not seen[a]:
                                     _add_child(ti, tf, meta, node, a, prior_buf[a])
                     # Clear the marks, count availability, and select.
-                    parent_n = ti[node, T_VISITS]
+                    explore = _explore(selection, c, ti[node, T_VISITS])
                     best = -np.inf
                     best_child = -1
                     child = ti[node, T_FIRST]
@@ -315,8 +321,9 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
                             seen[key] = False
                             ti[child, T_AVAIL] += 1
                             if chosen < 0:
-                                n = ti[child, T_AVAIL] if availability else parent_n
-                                score = _score(ti, tf, node, child, to_move, selection, c, lo, scale, n)
+                                if availability:
+                                    explore = _explore(selection, c, ti[child, T_AVAIL])
+                                score = _score(ti, tf, node, child, to_move, selection, lo, scale, explore)
                                 if score > best:
                                     best = score
                                     best_child = child
@@ -324,11 +331,11 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
                     if chosen < 0:
                         chosen = best_child
                 else:
-                    parent_n = ti[node, T_VISITS]
+                    explore = _explore(selection, c, ti[node, T_VISITS])
                     best = -np.inf
                     child = ti[node, T_FIRST]
                     while child >= 0:
-                        score = _score(ti, tf, node, child, to_move, selection, c, lo, scale, parent_n)
+                        score = _score(ti, tf, node, child, to_move, selection, lo, scale, explore)
                         if score > best:
                             best = score
                             chosen = child
@@ -351,7 +358,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
             done += 1
         return done
 
-    for fn in (playout, random_rollout, _score, run):
+    for fn in (playout, random_rollout, _explore, _score, run):
         _stamp(fn, tag)
     return types.SimpleNamespace(run=run, random_rollout=random_rollout, playout=playout)
 
