@@ -342,21 +342,27 @@ def test_prior_and_leaf_value_hooks_steer_puct():
 
 # --- elementos: a forced win in one --------------------------------------------------------
 
-# elementos(setup=standard, rows=6). The winner's column-c piece captures its way
-# to the far row, their wand follows on its own pieces and the home piece walks
-# up the column; the loser only flips pieces. Then the winner's only winning move
-# is to pass the wand onto the piece on the far row.
-ELEMENTOS_WIN = {
-    0: (
-        ["move c3xc4", "flip c5", "move c4xc5", "flip c6", "move c5xc6", "flip a6", "move c2-c3", "flip a6",
-         "wand b2-c3", "flip a6", "move c3-c4", "flip a6", "move c4-c5", "flip a6"],
-        "wand c5-c6",
-    ),
-    1: (
-        ["flip c1", "move a4xa3", "flip a2", "move a3xa2", "flip a1", "move a2xa1", "flip c1", "move a5-a4",
-         "flip c1", "wand b5-a4", "flip c1", "move a4-a3", "flip c1", "move a3-a2", "flip c1"],
-        "wand a2-a1",
-    ),
+# elementos(setup=standard, rows=6): a race. Player 0's column-c piece captures its
+# way to the far row (player 1 flips the pieces in its way to wood), player 0's
+# wand steps onto it and its home piece walks up the column; player 1 does the same
+# down column a. Then player 0 must pass the wand onto the far row at once, or
+# player 1 wins with its wand next move. The mirror image, after a spare first
+# move of player 0, gives player 1 the same race one tempo ahead.
+RACE = [
+    "move c3xc4", "flip c5", "move c4xc5", "flip c6", "move c5xc6", "move a4xa3", "flip a2", "move a3xa2",
+    "flip a1", "move a2xa1", "move c2-c3", "move a5-a4", "wand b2-c3", "wand b5-a4", "move c3-c4", "move a4-a3",
+    "move c4-c5", "move a3-a2",
+]
+
+
+def _mirror(move: str) -> str:
+    """The same move by the other player: columns a and c swap, row r becomes 7 - r."""
+    return re.sub(r"([abc])([1-6])", lambda m: "cba"["abc".index(m[1])] + str(7 - int(m[2])), move)
+
+
+ELEMENTOS_RACES = {
+    0: (RACE, "wand c5-c6"),
+    1: (["flip b1", *map(_mirror, RACE)], "wand a2-a1"),
 }
 
 
@@ -364,7 +370,7 @@ ELEMENTOS_WIN = {
 @pytest.mark.parametrize("winner", [0, 1])
 def test_mcts_finds_a_forced_win_in_elementos(spec, winner):
     game = elements_ai.load_game("elementos", setup="standard", rows=6)
-    moves, winning = ELEMENTOS_WIN[winner]
+    moves, winning = ELEMENTOS_RACES[winner]
     state = play_by_strings(game.new_initial_state(), *moves)
     assert state.current_player() == winner
     wins = []
@@ -374,9 +380,23 @@ def test_mcts_finds_a_forced_win_in_elementos(spec, winner):
         if after.is_terminal() and after.returns()[winner] > 0:
             wins.append(state.action_to_string(winner, action))
     assert wins == [winning]
+    # Any other move lets the opponent win at once.
+    loser = 1 - winner
+    for action in state.legal_actions():
+        if state.action_to_string(winner, action) != winning:
+            after = state.clone()
+            after.apply_action(action)
+            assert any(_wins_at_once(after, loser, reply) for reply in after.legal_actions())
     assert len(state.legal_actions()) > 5
-    action = make_bot(spec, game, winner, seed=0).step(state)
-    assert state.action_to_string(winner, action) == winning
+    for seed in range(3):
+        action = make_bot(spec, game, winner, seed=seed).step(state)
+        assert state.action_to_string(winner, action) == winning
+
+
+def _wins_at_once(state, player, action):
+    after = state.clone()
+    after.apply_action(action)
+    return after.is_terminal() and after.returns()[player] > 0
 
 
 # --- registry --------------------------------------------------------------------------------
