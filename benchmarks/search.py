@@ -18,8 +18,10 @@ Three tables, each printed and written as CSV to ``benchmarks/results/``:
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import csv
 import math
+import os
 import pathlib
 import statistics
 import sys
@@ -68,14 +70,18 @@ def first_decision(game, seed: int = 0):
     return state
 
 
+def _clip(text: str, width: int = 72) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def print_table(title: str, header: list[str], rows: list[list]) -> None:
-    cells = [[f"{c:.3g}" if isinstance(c, float) else str(c) for c in row] for row in rows]
+    cells = [[f"{c:.3g}" if isinstance(c, float) else _clip(str(c)) for c in row] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(header)]
-    print(f"\n{title}")
+    print(f"\n{title}", flush=True)
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     print("  ".join("-" * w for w in widths))
     for row in cells:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)), flush=True)
 
 
 def write_csv(path: pathlib.Path, header: list[str], rows: list[list]) -> None:
@@ -167,43 +173,59 @@ def _can_build(spec: str, game) -> str | None:
     return None
 
 
-def match(game, agent: str, opponent: str, num_games: int, seed: int = 0) -> tuple[float, int]:
-    """Score of ``agent`` against ``opponent`` in every other seat, seats rotated."""
+def play_one(game_name: str, agent: str, opponent: str, g: int, seed: int) -> float:
+    """Game ``g`` of a match: ``agent`` in seat ``g % players``, ``opponent`` elsewhere."""
+    game = elements_ai.load_game(game_name)
     players = game.num_players()
-    total = 0.0
-    for g in range(num_games):
-        seat = g % players
-        bots = [
-            make_bot(agent if p == seat else opponent, game, p, seed=seed + 1000 * g + p)
-            for p in range(players)
-        ]
-        returns, _ = play_game(game, bots, seed=seed + g)
-        total += seat_score(returns, seat)
-    return total, num_games
+    seat = g % players
+    bots = [make_bot(agent if p == seat else opponent, game, p, seed=seed + 1000 * g + p) for p in range(players)]
+    returns, _ = play_game(game, bots, seed=seed + g)
+    return seat_score(returns, seat)
 
 
-def strength(games: list[str], agents: list[str], opponents: list[str], num_games: int):
+def play_matches(pairings: list[tuple[str, str, str]], num_games: int, seed: int, jobs: int) -> list[float]:
+    """Total score of each ``(game, agent, opponent)`` over ``num_games`` games."""
+    tasks = [(pairing, g) for pairing in pairings for g in range(num_games)]
+    if jobs > 1 and len(tasks) > 1:
+        with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+            futures = [pool.submit(play_one, *pairing, g, seed) for pairing, g in tasks]
+            scores = [f.result() for f in futures]
+    else:
+        scores = [play_one(*pairing, g, seed) for pairing, g in tasks]
+    totals = {pairing: 0.0 for pairing in pairings}
+    for (pairing, _), score in zip(tasks, scores):
+        totals[pairing] += score
+    return [totals[pairing] for pairing in pairings]
+
+
+def _score_columns(total: float, n: int) -> list:
+    low, high = wilson(total, n)
+    return [n, round(total / n, 3), round(low, 3), round(high, 3), ""]
+
+
+def strength(games: list[str], agents: list[str], opponents: list[str], num_games: int, jobs: int = 1):
     header = ["game", "agent", "opponent", "games", "score", "low95", "high95", "note"]
-    rows = []
+    rows, pairings = [], []
     for name in games:
         game = elements_ai.load_game(name)
         for agent in agents:
             for opponent in opponents:
                 problem = _can_build(agent, game) or _can_build(opponent, game)
-                if problem:
-                    rows.append([name, agent, opponent, 0, "", "", "", f"n/a: {problem}"])
-                    continue
-                score, n = match(game, agent, opponent, num_games)
-                low, high = wilson(score, n)
-                rows.append([name, agent, opponent, n, round(score / n, 3), round(low, 3), round(high, 3), ""])
+                rows.append([name, agent, opponent] + ([0, "", "", "", f"n/a: {problem}"] if problem else [None]))
+                if not problem:
+                    pairings.append((name, agent, opponent))
+    totals = dict(zip(pairings, play_matches(pairings, num_games, 0, jobs)))
+    for row in rows:
+        if row[3] is None:
+            row[3:] = _score_columns(totals[tuple(row[:3])], num_games)
     return header, rows
 
 
 # --- (c) scaling ----------------------------------------------------------------------
 
-def scaling(games: list[str], kinds: list[str], sims_list: list[int], opponent: str, num_games: int):
+def scaling(games: list[str], kinds: list[str], sims_list: list[int], opponent: str, num_games: int, jobs: int = 1):
     header = ["game", "agent", "sims", "opponent", "games", "score", "low95", "high95", "note"]
-    rows = []
+    rows, pairings = [], []
     for name in games:
         game = elements_ai.load_game(name)
         against = opponent if _can_build(opponent, game) is None else "random"
@@ -211,12 +233,13 @@ def scaling(games: list[str], kinds: list[str], sims_list: list[int], opponent: 
             for sims in sims_list:
                 agent = f"{kind}:sims={sims}"
                 problem = _can_build(agent, game)
-                if problem:
-                    rows.append([name, kind, sims, against, 0, "", "", "", f"n/a: {problem}"])
-                    continue
-                score, n = match(game, agent, against, num_games, seed=77)
-                low, high = wilson(score, n)
-                rows.append([name, kind, sims, against, n, round(score / n, 3), round(low, 3), round(high, 3), ""])
+                rows.append([name, kind, sims, against] + ([0, "", "", "", f"n/a: {problem}"] if problem else [None]))
+                if not problem:
+                    pairings.append((name, agent, against))
+    totals = dict(zip(pairings, play_matches(pairings, num_games, 77, jobs)))
+    for row in rows:
+        if row[4] is None:
+            row[4:] = _score_columns(totals[(row[0], f"{row[1]}:sims={row[2]}", row[3])], num_games)
     return header, rows
 
 
@@ -232,9 +255,14 @@ def main(argv: list[str] | None = None) -> dict[str, list[list]]:
     )
     parser.add_argument("--out", type=pathlib.Path, default=RESULTS, help="folder for the CSV files")
     parser.add_argument("--opponent", default="mcts:sims=100", help="fixed opponent of the scaling table")
+    parser.add_argument(
+        "--jobs", type=int, default=None,
+        help="processes playing the strength and scaling games (default: 1 with --quick, else all cores)",
+    )
     parser.add_argument("--only", choices=("speed", "strength", "scaling"), nargs="*", help="run only these parts")
     args = parser.parse_args(argv)
     parts = set(args.only or ("speed", "strength", "scaling"))
+    jobs = args.jobs or (1 if args.quick else os.cpu_count() or 1)
     if args.quick:
         ours_sims, theirs_sims, repeats, theirs_repeats = 2000, 30, 3, 3
         strength_games, search_sims = 2, 20
@@ -259,12 +287,12 @@ def main(argv: list[str] | None = None) -> dict[str, list[list]]:
     if "strength" in parts:
         agents = ["random", "rules", f"mcts:sims={search_sims}", f"ismcts:sims={search_sims}"]
         opponents = ["random", "rules", f"mcts:sims={search_sims}"]
-        header, rows = strength(args.games, agents, opponents, strength_games)
+        header, rows = strength(args.games, agents, opponents, strength_games, jobs)
         print_table(f"(b) strength: score with 95% Wilson interval, {strength_games} games each", header, rows)
         write_csv(args.out / "search_strength.csv", header, rows)
         tables["strength"] = rows
     if "scaling" in parts:
-        header, rows = scaling(args.games, ["mcts", "ismcts"], sims_list, args.opponent, scaling_games)
+        header, rows = scaling(args.games, ["mcts", "ismcts"], sims_list, args.opponent, scaling_games, jobs)
         print_table(f"(c) score against simulations, {scaling_games} games each", header, rows)
         write_csv(args.out / "search_scaling.csv", header, rows)
         tables["scaling"] = rows
