@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python.algorithms import evaluate_bots
 from open_spiel.python.algorithms import mcts as os_mcts
 
 import elements_ai
@@ -100,6 +101,13 @@ def test_rules_bot_error_names_a_game_without_heuristic():
     game = type("NoHeuristicGame", (KernelGame,), {"kernel": kernel})()
     with pytest.raises(ValueError, match="'elements' has no rule-based heuristic"):
         RulesBot(game, 0)
+
+
+def test_bots_run_under_openspiel_evaluate_bots():
+    game = elements_ai.load_game("elements", single_round=True)
+    bots = [make_bot("ismcts:sims=50", game, 0, seed=1), make_bot("mcts:sims=50", game, 1, seed=2)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert len(returns) == 2 and sum(returns) == 0 and max(returns) > 0
 
 
 # --- seeding ------------------------------------------------------------------------------
