@@ -1,0 +1,279 @@
+"""The bots: uniform random, the game's rule-based heuristic, MCTS and IS-MCTS.
+
+Every bot is a ``pyspiel.Bot`` for one seat of one game, so OpenSpiel's tools
+(``evaluate_bots``, …) run them. Bots are seeded: two bots built with the same
+arguments and asked the same positions in the same order choose the same moves
+(a time limit, ``seconds``, makes the number of simulations and so the moves
+depend on the machine).
+
+>>> import elements_ai
+>>> from elements_ai.agents import ISMCTSBot
+>>> game = elements_ai.load_game("elements", single_round=True)
+>>> state = game.new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> bot = ISMCTSBot(game, player=state.current_player(), sims=300, seed=1)
+>>> bot.step(state) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from ..core.rng import seeds_from, uniform
+from ..core.spiel import KernelGame
+from .search import NO_LIMIT, TreeSearch
+
+
+def _check_game(game, player: int) -> None:
+    if not isinstance(game, KernelGame):
+        raise TypeError(f"these bots play elements_ai games (elements_ai.load_game), got {game!r}")
+    players = game.num_players()
+    if not isinstance(player, (int, np.integer)) or not 0 <= player < players:
+        raise ValueError(f"{game.kernel.short_name}: player {player!r} is out of range 0..{players - 1}")
+
+
+class KernelBot(pyspiel.Bot):
+    """Base of the bots: one seat of one elements_ai game, seeded.
+
+    Subclasses implement ``_policy_and_action(state)``. The bot keeps no per-game
+    memory, so ``restart_at`` and ``inform_action`` have nothing to do.
+    """
+
+    def __init__(self, game: KernelGame, player: int, seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        _check_game(game, player)
+        self.game = game
+        self.player = int(player)
+        self.seed = int(seed)
+        self._rng = seeds_from(self.seed, 1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game}, player={self.player}, seed={self.seed})"
+
+    def _check_state(self, state) -> None:
+        to_move = state.current_player()
+        if to_move != self.player:
+            if state.is_terminal():
+                what = "a finished game"
+            elif state.is_chance_node():
+                what = "a chance node"
+            else:
+                what = f"a state where player {to_move} is to move"
+            raise ValueError(f"{self!r} was asked to move at {what}")
+
+    def _policy_and_action(self, state) -> tuple[list[tuple[int, float]], int]:
+        raise NotImplementedError
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return True
+
+    def step_with_policy(self, state) -> tuple[list[tuple[int, float]], int]:
+        """The bot's policy over the legal actions and the action it plays."""
+        self._check_state(state)
+        return self._policy_and_action(state)
+
+    def get_policy(self, state) -> list[tuple[int, float]]:
+        return self.step_with_policy(state)[0]
+
+    def step(self, state) -> int:
+        return self.step_with_policy(state)[1]
+
+
+class RandomBot(KernelBot):
+    """Plays a uniformly random legal action.
+
+    >>> import elements_ai
+    >>> game = elements_ai.load_game("elements")
+    >>> state = game.new_initial_state()
+    >>> while state.is_chance_node():
+    ...     state.apply_action(state.chance_outcomes()[0][0])
+    >>> RandomBot(game, 0, seed=3).step(state) in state.legal_actions()
+    True
+    """
+
+    def _policy_and_action(self, state):
+        legal = state.legal_actions()
+        policy = [(a, 1.0 / len(legal)) for a in legal]
+        return policy, legal[min(int(uniform(self._rng, 0) * len(legal)), len(legal) - 1)]
+
+
+class RulesBot(KernelBot):
+    """Plays the game's rule-based beginner strategy, the kernel's ``heuristic``.
+
+    Raises ``ValueError`` for a game whose kernel has none.
+    """
+
+    def __init__(self, game: KernelGame, player: int, seed: int = 0):
+        super().__init__(game, player, seed)
+        if game.kernel.heuristic is None:
+            raise ValueError(
+                f"rules: the game {game.kernel.short_name!r} has no rule-based heuristic "
+                "(its kernel defines no heuristic function)"
+            )
+
+    def _policy_and_action(self, state):
+        game = self.game
+        action = int(game.kernel.heuristic(game.cfg, state.array, self.player, self._rng))
+        legal = state.legal_actions()
+        if action not in legal:
+            raise RuntimeError(
+                f"{game.kernel.short_name}: the heuristic chose illegal action {action}; legal: {legal}\n{state}"
+            )
+        return [(a, float(a == action)) for a in legal], action
+
+
+class _SearchBot(KernelBot):
+    """A bot that runs a ``TreeSearch`` at every move and plays the most visited action."""
+
+    def __init__(
+        self,
+        game: KernelGame,
+        player: int,
+        seed: int = 0,
+        *,
+        sims: int | None = None,
+        seconds: float = 0.0,
+        ismcts: bool,
+        **search_options,
+    ):
+        super().__init__(game, player, seed)
+        self.seconds = float(seconds)
+        if sims is None:
+            sims = NO_LIMIT if self.seconds > 0 else 1000
+        self.sims = int(sims)
+        if self.sims < 1:
+            raise ValueError(f"sims must be at least 1, got {sims}")
+        if self.seconds < 0:
+            raise ValueError(f"seconds must be >= 0, got {seconds}")
+        self.search = TreeSearch(game, ismcts=ismcts, **search_options)
+
+    def _policy_and_action(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)], legal[0]
+        counts, values = self.search.search(state.array, self.player, self.sims, self.seconds, rng=self._rng)
+        legal_arr = np.asarray(legal)
+        visits = counts[legal_arr]
+        total = int(visits.sum())
+        means = values[legal_arr] / np.maximum(visits, 1)
+        # Most visits, then the best mean return, then the lowest action id.
+        order = np.lexsort((legal_arr, -means, -visits))
+        action = int(legal_arr[order[0]])
+        policy = [(a, float(n) / total if total else 1.0 / len(legal)) for a, n in zip(legal, visits)]
+        return policy, action
+
+
+class MCTSBot(_SearchBot):
+    """UCT with random rollouts (or PUCT with ``select="puct"``), in numba.
+
+    In a perfect-information game instance it searches the true state. With
+    hidden information it searches determinizations drawn with the kernel's
+    ``resample`` (it never reads what the player cannot see): ``worlds`` of
+    them per move, each with an equal share of the simulations and the root
+    visits pooled, or a new one for every simulation when ``worlds=0``.
+
+    Parameters: ``sims`` simulations per move (default 1000; unlimited when only
+    ``seconds`` is given), ``seconds`` time limit per move (0: none), ``c``
+    exploration constant on values scaled to [0, 1], ``rollouts`` random playouts
+    per leaf, ``worlds`` as above, ``select`` "uct" or "puct".
+
+    >>> import elements_ai
+    >>> game = elements_ai.load_game("elements", single_round=True)
+    >>> state = game.new_initial_state()
+    >>> while state.is_chance_node():
+    ...     state.apply_action(state.chance_outcomes()[0][0])
+    >>> bot = MCTSBot(game, player=state.current_player(), sims=500, worlds=5, seed=0)
+    >>> policy, action = bot.step_with_policy(state)
+    >>> round(sum(p for _, p in policy), 6), action in state.legal_actions()
+    (1.0, True)
+    """
+
+    def __init__(
+        self,
+        game: KernelGame,
+        player: int,
+        seed: int = 0,
+        *,
+        sims: int | None = None,
+        seconds: float = 0.0,
+        c: float = 1.4,
+        rollouts: int = 1,
+        worlds: int = 1,
+        select: str = "uct",
+    ):
+        super().__init__(
+            game, player, seed, sims=sims, seconds=seconds, ismcts=False,
+            c=c, rollouts=rollouts, worlds=worlds, selection=select,
+        )
+
+
+class ISMCTSBot(_SearchBot):
+    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012).
+
+    Every simulation draws a determinization of the root with the kernel's
+    ``resample`` for this player and descends one tree of action sequences,
+    choosing among the actions legal in that determinization with UCB over
+    availability counts. The root state is read only through ``resample``.
+    Opponents' moves are treated as seen (single observer), as in the paper.
+
+    Parameters: ``sims``, ``seconds``, ``c``, ``rollouts``, ``select`` as for
+    ``MCTSBot``.
+    """
+
+    def __init__(
+        self,
+        game: KernelGame,
+        player: int,
+        seed: int = 0,
+        *,
+        sims: int | None = None,
+        seconds: float = 0.0,
+        c: float = 1.4,
+        rollouts: int = 1,
+        select: str = "uct",
+    ):
+        super().__init__(
+            game, player, seed, sims=sims, seconds=seconds, ismcts=True,
+            c=c, rollouts=rollouts, selection=select,
+        )
+
+
+def play_game(game, bots, seed: int = 0, state=None) -> tuple[list[float], list[int]]:
+    """Plays one game (from ``state`` or the start) with one bot per seat.
+
+    Chance outcomes are drawn from a generator seeded with ``seed``. Returns the
+    returns and the actions applied (chance outcomes included).
+
+    >>> import elements_ai
+    >>> game = elements_ai.load_game("elements", single_round=True)
+    >>> returns, actions = play_game(game, [RandomBot(game, 0, 1), RandomBot(game, 1, 2)], seed=5)
+    >>> sum(returns)
+    0.0
+    """
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state() if state is None else state.clone()
+    for bot in bots:
+        bot.restart_at(state)
+    actions = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            action = int(outcomes[rng.choice(len(outcomes), p=probs)])
+        else:
+            player = state.current_player()
+            action = int(bots[player].step(state))
+            for other, bot in enumerate(bots):
+                if other != player:
+                    bot.inform_action(state, player, action)
+        actions.append(action)
+        state.apply_action(action)
+    return state.returns(), actions

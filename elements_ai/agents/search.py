@@ -1,0 +1,510 @@
+"""Generic tree search in numba: MCTS (UCT or PUCT) and single-observer IS-MCTS.
+
+One search engine serves every game: ``specialize_search(kernel)`` compiles it
+(once per process, cached on disk) over the game's jitted rules, the same way
+``elements_ai.core.jit.specialize`` builds the other faces' helpers.
+
+The tree is a set of flat arrays. A node is reached by a sequence of actions from
+the root (chance outcomes included, keyed apart from player actions), so the same
+tree serves three kinds of search:
+
+* **MCTS** on the true state of a perfect-information game (``mode=FIXED``):
+  every iteration starts from the same state.
+* **Determinized MCTS** on an imperfect-information game: the kernel's
+  ``resample`` draws a full state consistent with the searching player's
+  information, once per search (``mode=FIXED`` on that determinization; several
+  searches can be pooled, see ``TreeSearch``) or once per iteration
+  (``mode=RESAMPLE``).
+* **SO-IS-MCTS** (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo
+  Tree Search", single observer): a new determinization every iteration
+  (``mode=RESAMPLE``), selection among the children that are legal in that
+  determinization, and UCB with *availability* counts (``availability=True``):
+  ``n'`` counts the visits of the parent in which the child was legal.
+
+Each node stores the sum of the full returns vector of the simulations through
+it, so the player who acts at a node chooses by their own component: the search
+works for any number of players and for general-sum games (max^n backup).
+Values are scaled to [0, 1] with the game's utility range before UCB sees them.
+
+Hooks make the search PUCT-ready. ``prior(cfg, state, mask, out)`` writes a
+distribution over actions (``mask`` is the legal mask); ``leaf_value(cfg, state,
+rng, rollouts, mask, probs, out)`` writes an estimate of the returns vector of a
+new leaf (it may overwrite ``state``; ``mask``/``probs`` are scratch buffers).
+Defaults: a uniform prior and ``rollouts`` uniformly random playouts.
+
+>>> import elements_ai
+>>> game = elements_ai.load_game("elements", single_round=True, hand_size=3)
+>>> state = game.new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> search = TreeSearch(game, ismcts=True)
+>>> counts, values = search.search(state.array, state.current_player(), sims=200, seed=0)
+>>> int(counts.sum())
+200
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+import types
+
+import numba as nb
+import numpy as np
+
+from ..core.jit import _stamp, _stamp_modules, sample_index_bool
+from ..core.kernel import CHANCE, TERMINAL
+from ..core.rng import sample_index, seeds_from, uniform
+
+# Integer columns of a node (``ti`` array, int32).
+T_FIRST, T_SIBLING, T_KEY, T_VISITS, T_AVAIL, T_NLEGAL, T_NCHILD = range(7)
+T_COLUMNS = 7
+# ``tf`` (float64) holds the returns sums for players 0..P-1, then the prior at column P.
+
+FIXED = 0  # every iteration starts from the same (true or determinized) state
+RESAMPLE = 1  # every iteration starts from a new determinization of the root
+
+UCT = 0
+PUCT = 1
+SELECTIONS = {"uct": UCT, "puct": PUCT}
+
+NO_LIMIT = 1 << 62
+
+
+@nb.njit(cache=True)
+def uniform_prior(cfg, state, mask, out):
+    """The default prior: uniform over the legal actions."""
+    count = 0
+    for a in range(mask.shape[0]):
+        count += mask[a]
+    for a in range(mask.shape[0]):
+        out[a] = 1.0 / count if mask[a] else 0.0
+
+
+@nb.njit(cache=True)
+def copy_resample(cfg, state, player, rng, out):
+    """The identity determinization, for games where every player sees everything."""
+    out[:] = state[:]
+
+
+@nb.njit(cache=True, inline="always")
+def _add_child(ti, tf, meta, parent, key, prior):
+    """Appends a child of ``parent`` reached by ``key``; -1 when the tree is full."""
+    n = meta[0]
+    if n >= ti.shape[0]:
+        return -1
+    meta[0] = n + 1
+    ti[n, T_FIRST] = -1
+    ti[n, T_SIBLING] = ti[parent, T_FIRST]
+    ti[n, T_KEY] = key
+    ti[n, T_VISITS] = 0
+    ti[n, T_AVAIL] = 0
+    ti[n, T_NLEGAL] = -1
+    ti[n, T_NCHILD] = 0
+    tf[n, :] = 0.0
+    tf[n, tf.shape[1] - 1] = prior
+    ti[parent, T_FIRST] = n
+    ti[parent, T_NCHILD] += 1
+    return n
+
+
+@nb.njit(cache=True)
+def reset_tree(ti, tf, meta):
+    """Leaves only the root (node 0) in the tree."""
+    meta[0] = 1
+    ti[0, :] = 0
+    ti[0, T_FIRST] = -1
+    ti[0, T_SIBLING] = -1
+    ti[0, T_KEY] = -1
+    ti[0, T_NLEGAL] = -1
+    tf[0, :] = 0.0
+
+
+@nb.njit(cache=True)
+def root_stats(ti, tf, player, counts, values):
+    """Adds the root's children's visits and ``player``'s returns sums by action."""
+    child = ti[0, T_FIRST]
+    while child >= 0:
+        key = ti[child, T_KEY]
+        if key < counts.shape[0]:
+            counts[key] += ti[child, T_VISITS]
+            values[key] += tf[child, player]
+        child = ti[child, T_SIBLING]
+
+
+def _make_random_rollout(kernel):
+    current_player = kernel.current_player
+    legal_mask = kernel.legal_mask
+    chance_outcomes = kernel.chance_outcomes
+    apply = kernel.apply
+    returns = kernel.returns
+
+    @nb.njit(cache=True)
+    def playout(cfg, state, rng, mask, probs, out):
+        """Plays uniformly random actions (and sampled chance) to the end of the game."""
+        player = current_player(cfg, state)
+        while player != TERMINAL:
+            if player == CHANCE:
+                chance_outcomes(cfg, state, probs)
+                action = sample_index(probs, probs.shape[0], uniform(rng, 0))
+            else:
+                legal_mask(cfg, state, mask)
+                action = sample_index_bool(mask, uniform(rng, 0))
+            apply(cfg, state, action)
+            player = current_player(cfg, state)
+        returns(cfg, state, out)
+
+    @nb.njit(cache=True)
+    def random_rollout(cfg, state, rng, rollouts, mask, probs, out):
+        """The default leaf value: the mean returns of ``rollouts`` random playouts."""
+        if rollouts <= 1:
+            playout(cfg, state, rng, mask, probs, out)
+            return
+        start = state.copy()
+        total = np.zeros(out.shape[0])
+        for r in range(rollouts):
+            if r > 0:
+                state[:] = start
+            playout(cfg, state, rng, mask, probs, out)
+            total += out
+        for p in range(out.shape[0]):
+            out[p] = total[p] / rollouts
+
+    return playout, random_rollout
+
+
+@functools.cache
+def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamespace:
+    """The compiled search for one game, with optional ``prior``/``leaf_value`` hooks.
+
+    Both hooks must be numba-jitted functions with the signatures given in the
+    module docstring. Returns a namespace with ``run`` (the iterations),
+    ``random_rollout`` and ``playout``.
+    """
+    hooks = tuple(fn for fn in (prior, leaf_value) if fn is not None)
+    rules = (
+        kernel.init,
+        kernel.current_player,
+        kernel.legal_mask,
+        kernel.chance_outcomes,
+        kernel.apply,
+        kernel.returns,
+    ) + ((kernel.resample,) if kernel.resample is not None else ())
+    tag = kernel.short_name + ".search." + _stamp_modules(rules + hooks + (uniform_prior, sample_index_bool))
+    for fn in hooks:
+        _stamp(fn, tag)
+
+    current_player = kernel.current_player
+    legal_mask = kernel.legal_mask
+    chance_outcomes = kernel.chance_outcomes
+    apply = kernel.apply
+    returns = kernel.returns
+    resample = kernel.resample if kernel.resample is not None else copy_resample
+    playout, random_rollout = _make_random_rollout(kernel)
+    prior_fn = prior if prior is not None else uniform_prior
+    value_fn = leaf_value if leaf_value is not None else random_rollout
+
+    @nb.njit(cache=True, inline="always")
+    def _explore(selection, c, parent_n):
+        """The exploration factor shared by the children of a parent visited ``parent_n`` times."""
+        if selection == UCT:
+            return c * math.sqrt(math.log(max(parent_n, 1)))
+        return c * math.sqrt(max(parent_n, 1))
+
+    @nb.njit(cache=True, inline="always")
+    def _score(ti, tf, node, child, player, selection, lo, scale, explore):
+        """UCB1 (or PUCT) of ``child`` for ``player``; values scaled to [0, 1]."""
+        n = ti[child, T_VISITS]
+        if selection == UCT:
+            if n == 0:
+                return np.inf
+            return (tf[child, player] / n - lo) * scale + explore / math.sqrt(n)
+        if n == 0:  # first-play urgency: the parent's mean value
+            visits = ti[node, T_VISITS]
+            q = (tf[node, player] / visits - lo) * scale if visits > 0 else 0.5
+        else:
+            q = (tf[child, player] / n - lo) * scale
+        return q + explore * tf[child, tf.shape[1] - 1] / (1 + n)
+
+    @nb.njit(cache=True)
+    def run(
+        cfg, root, player, mode, availability, selection, c, rollouts, lo, scale,
+        ti, tf, meta, path, work, mask, probs, prior_buf, seen, ret, rng, max_iters, reserve,
+    ):
+        """Runs at most ``max_iters`` iterations from ``root``; returns how many ran.
+
+        ``mode`` FIXED starts every iteration from ``root`` itself; RESAMPLE from
+        ``resample(cfg, root, player, rng, work)``, and then reads nothing of
+        ``root`` but through ``resample``. Stops early when fewer than ``reserve``
+        free nodes are left (the caller grows the tree and calls again).
+        ``meta[0]`` is the number of nodes in use.
+        """
+        num_actions = mask.shape[0]
+        num_players = ret.shape[0]
+        done = 0
+        while done < max_iters and meta[0] + reserve <= ti.shape[0]:
+            if mode == RESAMPLE:
+                resample(cfg, root, player, rng, work)
+            else:
+                work[:] = root
+            node = 0
+            depth = 0
+            path[0] = 0
+            while True:
+                to_move = current_player(cfg, work)
+                if to_move == TERMINAL:
+                    returns(cfg, work, ret)
+                    break
+                if to_move == CHANCE:
+                    chance_outcomes(cfg, work, probs)
+                    outcome = sample_index(probs, probs.shape[0], uniform(rng, 0))
+                    key = num_actions + outcome
+                    child = ti[node, T_FIRST]
+                    while child >= 0 and ti[child, T_KEY] != key:
+                        child = ti[child, T_SIBLING]
+                    if child < 0:
+                        child = _add_child(ti, tf, meta, node, key, probs[outcome])
+                        if child < 0:  # tree full: evaluate here
+                            value_fn(cfg, work, rng, rollouts, mask, probs, ret)
+                            break
+                    apply(cfg, work, outcome)
+                    depth += 1
+                    path[depth] = child
+                    node = child
+                    if ti[child, T_VISITS] == 0:
+                        value_fn(cfg, work, rng, rollouts, mask, probs, ret)
+                        break
+                    continue
+
+                # A decision node of player ``to_move``.
+                fast = mode == FIXED and ti[node, T_NLEGAL] >= 0 and ti[node, T_NCHILD] == ti[node, T_NLEGAL]
+                chosen = -1
+                if not fast:
+                    legal_mask(cfg, work, mask)
+                    legal = 0
+                    for a in range(num_actions):
+                        legal += mask[a]
+                    ti[node, T_NLEGAL] = legal
+                    present = 0
+                    child = ti[node, T_FIRST]
+                    while child >= 0:
+                        key = ti[child, T_KEY]
+                        if key < num_actions and mask[key]:
+                            seen[key] = True
+                            present += 1
+                        child = ti[child, T_SIBLING]
+                    untried = legal - present
+                    if untried > 0:
+                        if selection == UCT:
+                            # Expand one untried action, chosen uniformly.
+                            k = int(uniform(rng, 0) * untried)
+                            for a in range(num_actions):
+                                if mask[a] and not seen[a]:
+                                    if k == 0:
+                                        chosen = _add_child(ti, tf, meta, node, a, 1.0 / legal)
+                                        break
+                                    k -= 1
+                        else:
+                            prior_fn(cfg, work, mask, prior_buf)
+                            for a in range(num_actions):
+                                if mask[a] and not seen[a]:
+                                    _add_child(ti, tf, meta, node, a, prior_buf[a])
+                    # Clear the marks, count availability, and select.
+                    explore = _explore(selection, c, ti[node, T_VISITS])
+                    best = -np.inf
+                    best_child = -1
+                    child = ti[node, T_FIRST]
+                    while child >= 0:
+                        key = ti[child, T_KEY]
+                        if key < num_actions and mask[key]:
+                            seen[key] = False
+                            ti[child, T_AVAIL] += 1
+                            if chosen < 0:
+                                if availability:
+                                    explore = _explore(selection, c, ti[child, T_AVAIL])
+                                score = _score(ti, tf, node, child, to_move, selection, lo, scale, explore)
+                                if score > best:
+                                    best = score
+                                    best_child = child
+                        child = ti[child, T_SIBLING]
+                    if chosen < 0:
+                        chosen = best_child
+                else:
+                    explore = _explore(selection, c, ti[node, T_VISITS])
+                    best = -np.inf
+                    child = ti[node, T_FIRST]
+                    while child >= 0:
+                        score = _score(ti, tf, node, child, to_move, selection, lo, scale, explore)
+                        if score > best:
+                            best = score
+                            chosen = child
+                        child = ti[child, T_SIBLING]
+                if chosen < 0:  # tree full and nothing to choose: evaluate here
+                    value_fn(cfg, work, rng, rollouts, mask, probs, ret)
+                    break
+                apply(cfg, work, ti[chosen, T_KEY])
+                depth += 1
+                path[depth] = chosen
+                node = chosen
+                if ti[chosen, T_VISITS] == 0:
+                    value_fn(cfg, work, rng, rollouts, mask, probs, ret)
+                    break
+            for d in range(depth + 1):
+                nd = path[d]
+                ti[nd, T_VISITS] += 1
+                for p in range(num_players):
+                    tf[nd, p] += ret[p]
+            done += 1
+        return done
+
+    for fn in (playout, random_rollout, _explore, _score, run):
+        _stamp(fn, tag)
+    return types.SimpleNamespace(run=run, random_rollout=random_rollout, playout=playout)
+
+
+class TreeSearch:
+    """A reusable search for one game: buffers, tree growth, limits and pooling.
+
+    ``ismcts=True`` is SO-IS-MCTS (a determinization per iteration, availability
+    counts). Otherwise it is MCTS: on the true state when the game instance has
+    perfect information, else on determinizations drawn with the kernel's
+    ``resample``: ``worlds`` of them per search (each searched with its share of
+    the simulations, root visits pooled), or a new one per iteration when
+    ``worlds=0``.
+
+    ``search`` returns the root's visits and the searching player's returns sums,
+    both indexed by action.
+    """
+
+    def __init__(
+        self,
+        game,
+        *,
+        ismcts: bool = False,
+        c: float = 1.4,
+        rollouts: int = 1,
+        worlds: int = 1,
+        selection: str = "uct",
+        max_nodes: int = 2_000_000,
+        prior=None,
+        leaf_value=None,
+    ):
+        self.game = game
+        self.kernel = kernel = game.kernel
+        self.config = config = game.config
+        self.cfg = config.cfg
+        self.ismcts = bool(ismcts)
+        self.c = float(c)
+        self.rollouts = int(rollouts)
+        self.worlds = int(worlds)
+        if selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
+        self.selection = SELECTIONS[selection]
+        self.max_nodes = int(max_nodes)
+        self.needs_resample = self.ismcts or not config.perfect_information
+        if self.needs_resample and kernel.resample is None and not config.perfect_information:
+            raise ValueError(
+                f"{kernel.short_name}: this game has hidden information and its kernel has no "
+                "resample function, which determinized and information-set search need"
+            )
+        self._jit = specialize_search(kernel, prior, leaf_value)
+        span = config.max_utility - config.min_utility
+        self._lo = float(config.min_utility)
+        self._scale = 1.0 / span if span > 0 else 1.0
+        players = config.num_players
+        actions = config.num_actions
+        self._reserve = 1 if self.selection == UCT else actions + 1
+        self._ti = np.zeros((0, T_COLUMNS), np.int32)
+        self._tf = np.zeros((0, players + 1), np.float64)
+        self._meta = np.zeros(1, np.int64)
+        self._path = np.zeros(config.max_game_length + config.max_chance_nodes + 2, np.int64)
+        self._work = np.zeros(config.state_size, kernel.state_dtype)
+        self._det = np.zeros(config.state_size, kernel.state_dtype)
+        self._mask = np.zeros(actions, np.bool_)
+        self._probs = np.zeros(max(config.max_chance_outcomes, 1), np.float64)
+        self._prior = np.zeros(actions, np.float64)
+        self._seen = np.zeros(actions, np.bool_)
+        self._ret = np.zeros(players, np.float64)
+        self.last_iterations = 0
+        self.last_nodes = 0
+
+    def _ensure_capacity(self, nodes: int) -> None:
+        nodes = min(max(nodes, 16), self.max_nodes)
+        if self._ti.shape[0] >= nodes:
+            return
+        used = int(self._meta[0]) if self._ti.shape[0] else 0
+        ti = np.zeros((nodes, T_COLUMNS), np.int32)
+        tf = np.zeros((nodes, self._tf.shape[1]), np.float64)
+        ti[:used] = self._ti[:used]
+        tf[:used] = self._tf[:used]
+        self._ti, self._tf = ti, tf
+
+    def search(
+        self,
+        state: np.ndarray,
+        player: int,
+        sims: int = 1000,
+        seconds: float = 0.0,
+        seed: int | None = None,
+        rng: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Searches from the kernel array ``state`` for ``player`` (the player to move).
+
+        Stops after ``sims`` iterations or ``seconds`` of wall time (when > 0),
+        whichever comes first. Randomness comes from ``rng`` (a uint64 stream
+        array, advanced in place) or a fresh stream from ``seed``.
+        """
+        if rng is None:
+            rng = seeds_from(0 if seed is None else seed, 1)
+        sims = int(sims)
+        deadline = time.perf_counter() + seconds if seconds and seconds > 0 else None
+        counts = np.zeros(self.config.num_actions, np.int64)
+        values = np.zeros(self.config.num_actions, np.float64)
+        self.last_iterations = 0
+        if self.ismcts:
+            self._search_tree(state, player, RESAMPLE, True, sims, deadline, rng, counts, values)
+        elif not self.needs_resample:
+            self._search_tree(state, player, FIXED, False, sims, deadline, rng, counts, values)
+        elif self.worlds == 0:
+            self._search_tree(state, player, RESAMPLE, False, sims, deadline, rng, counts, values)
+        else:
+            start = time.perf_counter()
+            for w in range(self.worlds):
+                share = sims // self.worlds + (w < sims % self.worlds)
+                if share == 0 and deadline is None:
+                    break
+                world_deadline = None
+                if deadline is not None:
+                    world_deadline = start + (deadline - start) * (w + 1) / self.worlds
+                self.kernel.resample(self.cfg, state, player, rng, self._det)
+                self._search_tree(self._det, player, FIXED, False, share, world_deadline, rng, counts, values)
+        return counts, values
+
+    def _search_tree(self, root, player, mode, availability, sims, deadline, rng, counts, values) -> None:
+        jit = self._jit
+        self._ensure_capacity(min(sims, 1 << 12) + self._reserve + 1)
+        reset_tree(self._ti, self._tf, self._meta)
+        done = 0
+        chunk = sims if deadline is None else 16
+        while done < sims:
+            want = min(chunk, sims - done)
+            reserve = self._reserve if self._ti.shape[0] < self.max_nodes else 0
+            tick = time.perf_counter()
+            ran = jit.run(
+                self.cfg, root, player, mode, availability, self.selection, self.c, self.rollouts,
+                self._lo, self._scale, self._ti, self._tf, self._meta, self._path, self._work,
+                self._mask, self._probs, self._prior, self._seen, self._ret, rng, want, reserve,
+            )
+            done += ran
+            if ran < want and reserve:
+                self._ensure_capacity(2 * self._ti.shape[0])
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                if now - tick < 0.005:
+                    chunk *= 2
+        self.last_iterations += done
+        self.last_nodes = int(self._meta[0])
+        root_stats(self._ti, self._tf, player, counts, values)
