@@ -13,7 +13,7 @@ pure-Python ``python_kuhn_poker``.
 
 Rates count the players' decisions (chance outcomes are applied in every face but
 not counted). Each figure is the median of several timed repeats; ratios are taken
-between figures of this run. Prints a table and writes CSV.
+between figures of this run. Prints a table and writes CSV (``benchmarks/results/throughput.csv``).
 
     python benchmarks/throughput.py            # full run
     python benchmarks/throughput.py --quick    # seconds; run by the test suite
@@ -195,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny timings, for the test suite")
     parser.add_argument("--games", nargs="*", default=list(elements_ai.GAMES), help="games to measure")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/throughput.csv"))
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parent / "results", help="folder for throughput.csv"
+    )
     args = parser.parse_args(argv)
     for name in args.games:
         elements_ai.get_kernel(name)  # unknown game: a clear error before any timing
@@ -203,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 60):
         print(table.to_string(index=False, float_format=lambda x: f"{x:,.2f}"))
-    write_csv(table, args.out)
-    print(f"\nwrote {args.out}")
+    write_csv(table, args.out / "throughput.csv")
+    print(f"\nwrote {args.out / 'throughput.csv'}")
     return 0
 
 

@@ -53,7 +53,7 @@ import types
 import numba as nb
 import numpy as np
 
-from ..core.jit import _stamp, _stamp_modules, sample_index_bool
+from ..core.jit import owned_by, sample_index_bool, stamp, stamp_modules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 
@@ -139,8 +139,10 @@ def _make_random_rollout(kernel):
     chance_outcomes = kernel.chance_outcomes
     apply = kernel.apply
     returns = kernel.returns
+    own = owned_by(kernel.short_name)
 
     @nb.njit(cache=True)
+    @own
     def playout(cfg, state, rng, mask, probs, out):
         """Plays uniformly random actions (and sampled chance) to the end of the game."""
         player = current_player(cfg, state)
@@ -156,6 +158,7 @@ def _make_random_rollout(kernel):
         returns(cfg, state, out)
 
     @nb.njit(cache=True)
+    @own
     def random_rollout(cfg, state, rng, rollouts, mask, probs, out):
         """The default leaf value: the mean returns of ``rollouts`` random playouts."""
         if rollouts <= 1:
@@ -191,9 +194,9 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
         kernel.apply,
         kernel.returns,
     ) + ((kernel.resample,) if kernel.resample is not None else ())
-    tag = kernel.short_name + ".search." + _stamp_modules(rules + hooks + (uniform_prior, sample_index_bool))
+    tag = kernel.short_name + ".search." + stamp_modules(rules + hooks + (uniform_prior, sample_index_bool))
     for fn in hooks:
-        _stamp(fn, tag)
+        stamp(fn, tag)
 
     current_player = kernel.current_player
     legal_mask = kernel.legal_mask
@@ -204,8 +207,12 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
     playout, random_rollout = _make_random_rollout(kernel)
     prior_fn = prior if prior is not None else uniform_prior
     value_fn = leaf_value if leaf_value is not None else random_rollout
+    # Variants with other hooks are other functions: their names must differ too.
+    hook_names = [f"{fn.py_func.__module__}.{fn.py_func.__qualname__}" for fn in hooks]
+    own = owned_by(".".join([kernel.short_name, *hook_names]))
 
     @nb.njit(cache=True, inline="always")
+    @own
     def _explore(selection, c, parent_n):
         """The exploration factor shared by the children of a parent visited ``parent_n`` times."""
         if selection == UCT:
@@ -213,6 +220,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
         return c * math.sqrt(max(parent_n, 1))
 
     @nb.njit(cache=True, inline="always")
+    @own
     def _score(ti, tf, node, child, player, selection, lo, scale, explore):
         """UCB1 (or PUCT) of ``child`` for ``player``; values scaled to [0, 1]."""
         n = ti[child, T_VISITS]
@@ -228,6 +236,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
         return q + explore * tf[child, tf.shape[1] - 1] / (1 + n)
 
     @nb.njit(cache=True)
+    @own
     def run(
         cfg, root, player, mode, availability, selection, c, rollouts, lo, scale,
         ti, tf, meta, path, work, mask, probs, prior_buf, seen, ret, rng, max_iters, reserve,
@@ -359,7 +368,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
         return done
 
     for fn in (playout, random_rollout, _explore, _score, run):
-        _stamp(fn, tag)
+        stamp(fn, tag)
     return types.SimpleNamespace(run=run, random_rollout=random_rollout, playout=playout)
 
 

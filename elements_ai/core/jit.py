@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 import sys
 import types
 
@@ -45,7 +46,7 @@ def _file_digest(module) -> str:
         return hashlib.sha256(handle.read()).hexdigest()[:16]
 
 
-def _stamp(dispatcher, tag: str) -> None:
+def stamp(dispatcher, tag: str) -> None:
     """Gives a jitted function a stable identity so that numba's disk cache works.
 
     numba keys the cache of a closure by pickling the objects it closes over, and a
@@ -63,7 +64,7 @@ def _stamp(dispatcher, tag: str) -> None:
         pass
 
 
-def _stamp_modules(functions) -> str:
+def stamp_modules(functions) -> str:
     """Stamps every jitted function in the modules reachable from ``functions``.
 
     Returns a tag that changes whenever one of those modules' source changes.
@@ -77,9 +78,26 @@ def _stamp_modules(functions) -> str:
         seen[module.__name__] = digest = _file_digest(module)
         for value in vars(module).values():
             if isinstance(value, Dispatcher):
-                _stamp(value, digest)
+                stamp(value, digest)
                 pending.append(sys.modules[value.py_func.__module__])
     return hashlib.sha256(repr(sorted(seen.items())).encode()).hexdigest()[:16]
+
+
+def owned_by(owner: str):
+    """A decorator (put it under ``nb.njit``) that names a closure after its owner.
+
+    Specialised closures share their source, so numba would give the helpers of two
+    games the same symbol names; when both are loaded from the disk cache into one
+    process, a call could then link to the other game's helper. A qualified name
+    that carries the owner (the game, and any hooks) keeps every symbol distinct.
+    """
+    safe = re.sub(r"\W", "_", owner)
+
+    def rename(fn):
+        fn.__qualname__ = fn.__qualname__.replace("<locals>", f"<locals>.{safe}")
+        return fn
+
+    return rename
 
 
 def _kernel_functions(kernel: Kernel) -> tuple:
@@ -98,7 +116,8 @@ def _kernel_functions(kernel: Kernel) -> tuple:
 @functools.cache
 def specialize(kernel: Kernel) -> types.SimpleNamespace:
     """The compiled shared helpers for one game (see the module docstring)."""
-    tag = kernel.short_name + "." + _stamp_modules(_kernel_functions(kernel) + (sample_index_bool,))
+    own = owned_by(kernel.short_name)
+    tag = kernel.short_name + "." + stamp_modules(_kernel_functions(kernel) + (sample_index_bool,))
 
     init = kernel.init
     current_player = kernel.current_player
@@ -110,6 +129,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
     encode_information_state = kernel.encode_information_state
 
     @nb.njit(cache=True)
+    @own
     def is_allowed(cfg, state, action, mask, probs):
         """Is ``action`` a legal action (or a possible chance outcome) here?"""
         player = current_player(cfg, state)
@@ -126,6 +146,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         return mask[action]
 
     @nb.njit(cache=True)
+    @own
     def checked_apply(cfg, state, action, mask, probs):
         """Applies a legal action and returns the next player; ILLEGAL leaves state as is."""
         if not is_allowed(cfg, state, action, mask, probs):
@@ -134,6 +155,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         return current_player(cfg, state)
 
     @nb.njit(cache=True)
+    @own
     def legal_actions(cfg, state, mask):
         """Sorted legal action ids of the player to move (empty at chance/terminal)."""
         player = current_player(cfg, state)
@@ -143,6 +165,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         return np.flatnonzero(mask).astype(np.int64)
 
     @nb.njit(cache=True)
+    @own
     def chance_support(cfg, state, probs):
         """The possible chance outcomes here and their probabilities, as two arrays."""
         chance_outcomes(cfg, state, probs)
@@ -150,6 +173,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         return outcomes, probs[outcomes]
 
     @nb.njit(cache=True, inline="always")
+    @own
     def _settle(cfg, state, rng, i, probs):
         """Samples chance outcomes until a player is to move or the game is over."""
         player = current_player(cfg, state)
@@ -160,6 +184,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         return player
 
     @nb.njit(cache=True, inline="always")
+    @own
     def _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets):
         """Writes env ``i``'s cached views after its state changed."""
         players[i] = player
@@ -175,6 +200,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         returns(cfg, state, rets[i])
 
     @nb.njit(cache=True, parallel=True)
+    @own
     def batch_reset(cfg, states, which, rng, auto_chance, players, masks, chance_probs, terminated, rets):
         for i in nb.prange(states.shape[0]):
             if not which[i]:
@@ -187,6 +213,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
     @nb.njit(cache=True)
+    @own
     def batch_first_illegal(actions, players, masks, chance_probs):
         """Index of the first unfinished env whose action is not allowed, or -1.
 
@@ -206,6 +233,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         return -1
 
     @nb.njit(cache=True, parallel=True)
+    @own
     def batch_step(cfg, states, actions, rng, auto_chance, autoreset, players, masks, chance_probs, terminated, rets):
         """Applies ``actions[i]`` to every unfinished env (already validated).
 
@@ -225,6 +253,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
     @nb.njit(cache=True, parallel=True)
+    @own
     def batch_sample_actions(masks, chance_probs, players, rng, out):
         """A uniformly random legal action per env (a chance outcome at chance nodes)."""
         for i in nb.prange(masks.shape[0]):
@@ -237,6 +266,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
                 out[i] = 0
 
     @nb.njit(cache=True, parallel=True)
+    @own
     def batch_encode_observation(cfg, states, players, out):
         for i in nb.prange(states.shape[0]):
             out[i, :] = 0.0
@@ -244,6 +274,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
                 encode_observation(cfg, states[i], players[i], out[i])
 
     @nb.njit(cache=True, parallel=True)
+    @own
     def batch_encode_information_state(cfg, states, players, out):
         for i in nb.prange(states.shape[0]):
             out[i, :] = 0.0
@@ -251,6 +282,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
                 encode_information_state(cfg, states[i], players[i], out[i])
 
     @nb.njit(cache=True, parallel=True)
+    @own
     def random_playouts(cfg, template, num_actions, num_chance, seed, rets, lengths):
         """Plays ``rets.shape[0]`` uniformly random games from the initial state."""
         games = rets.shape[0]
@@ -290,7 +322,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         random_playouts=random_playouts,
     )
     for fn in (_settle, _refresh, *helpers.values()):
-        _stamp(fn, tag)
+        stamp(fn, tag)
     return types.SimpleNamespace(**helpers)
 
 

@@ -179,6 +179,23 @@ class KernelState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         return self._kgame.kernel.action_to_string(self._kgame.cfg, self._data, player, int(action))
 
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> KernelState:
+        """A state ``player_id`` cannot tell from this one, hidden parts redrawn.
+
+        Uses the kernel's ``resample``; ``probability_sampler()`` returns floats in
+        [0, 1) (OpenSpiel's convention) and seeds the draw. The returned state has no
+        recorded history (only its state array is meaningful).
+        """
+        game = self._kgame
+        if game.kernel.resample is None:
+            raise NotImplementedError(f"{game.kernel.short_name}: the kernel provides no resample")
+        if not 0 <= player_id < game.config.num_players:
+            raise ValueError(f"{game.kernel.short_name}: player {player_id} is out of range")
+        rng = np.array([int(probability_sampler() * 2.0**63)], np.uint64)
+        out = np.empty_like(self._data)
+        game.kernel.resample(game.cfg, self._data, player_id, rng, out)
+        return KernelState(game, out)
+
     def returns(self) -> list[float]:
         out = self._kgame._returns
         self._kgame.kernel.returns(self._kgame.cfg, self._data, out)

@@ -1,0 +1,50 @@
+"""The shared core: specialised helpers stay apart per game and load from disk."""
+
+import os
+import subprocess
+import sys
+
+import elements_ai
+from elements_ai.agents.search import specialize_search
+from elements_ai.core.jit import specialize
+
+
+def test_specialised_helpers_carry_their_game_in_their_names():
+    names = {}
+    for game in elements_ai.GAMES:
+        kernel = elements_ai.get_kernel(game)
+        helpers = vars(specialize(kernel)) | vars(specialize_search(kernel))
+        for helper, dispatcher in helpers.items():
+            qualname = dispatcher.py_func.__qualname__
+            assert f"<locals>.{game}." in qualname, qualname
+            names.setdefault(helper, set()).add(qualname)
+    assert all(len(found) == len(elements_ai.GAMES) for found in names.values())
+
+
+SCRIPT = """
+import numpy as np, elements_ai
+from elements_ai.agents import make_bot
+for name in elements_ai.GAMES:
+    env = elements_ai.make_vec(name, 4, seed=0)
+    env.step(env.sample_actions())
+    env.observation(), env.information_state(), env.random_playouts(2)
+    game = elements_ai.load_game(name)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    make_bot("mcts:sims=20", game, state.current_player()).step(state)
+    make_bot("ismcts:sims=20", game, state.current_player()).step(state)
+"""
+
+
+def test_a_second_process_loads_every_helper_from_the_disk_cache(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
+    first = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=900)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert "data saved" in first.stdout + first.stderr
+    second = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=900)
+    assert second.returncode == 0, second.stderr[-2000:]
+    log = second.stdout + second.stderr
+    saved = [line for line in log.splitlines() if "data saved" in line]
+    assert not saved, "compiled again instead of loading:\n" + "\n".join(saved[:10])
+    assert "data loaded" in log
