@@ -1,6 +1,7 @@
 """Elementos: rules scenarios, the equilibrium rule, hidden back faces, resampling,
 the rule-of-thumb bot, conformance, agreement of the faces, and bad input."""
 
+import numba as nb
 import numpy as np
 import pyspiel
 import pytest
@@ -548,6 +549,221 @@ def test_heuristic_wins_now_and_takes_when_it_can():
     start = new_game(setup="standard", rows=6)
     takes = {start.action_to_string(0, _heuristic(start, seed)) for seed in range(20)}
     assert takes <= {"move a3xb4", "move b3xa4", "move c3xc4"} and len(takes) > 1
+
+
+# --- the kernel's move generation against a straightforward reference ------------------
+
+@nb.njit(cache=True)
+def _reference_move_allowed(cfg, state, player, square, direction):
+    target = R.neighbour(cfg[R.C_ROWS], square, direction, player)
+    if target < 0:
+        return False
+    occupant = state[R.S_BOARD + target]
+    if square == state[R.S_HOME + player]:
+        return direction == 0 and occupant == 0
+    if occupant == 0:
+        return True
+    if R.cell_owner(occupant) == player or target == state[R.S_HOME + 1 - player]:
+        return False
+    return R.takes(R.cell_up(state[R.S_BOARD + square]), R.cell_up(occupant))
+
+
+@nb.njit(cache=True)
+def _reference_wand_allowed(cfg, state, player, direction):
+    target = R.neighbour(cfg[R.C_ROWS], state[R.S_HOME + player], direction, player)
+    if target < 0:
+        return False
+    occupant = state[R.S_BOARD + target]
+    return occupant != 0 and R.cell_owner(occupant) == player
+
+
+@nb.njit(cache=True)
+def _reference_flip_barred(cfg, state):
+    """Rule 8 read literally: replays the run of flips and compares whole positions."""
+    n = cfg[R.C_SQUARES]
+    flips = state[R.S_FLIPS]
+    end = cfg[R.C_HISTORY] + state[R.S_MOVES]
+    squares = np.empty(flips, np.int64)
+    for i in range(flips):
+        squares[i] = (state[end - flips + i] % R.CAPTURE_UNIT) // R.ACTIONS_PER_SQUARE
+    # The positions since the last non-flip action, as the side of every square.
+    sides = np.zeros((flips + 1, n), np.int64)
+    for i in range(flips):
+        sides[i + 1] = sides[i]
+        sides[i + 1, squares[i]] ^= 1
+    barred = 0
+    for square in range(n):
+        after = sides[flips].copy()
+        after[square] ^= 1
+        for i in range(flips + 1):
+            # Same pieces, faces and wands; the side to move agrees when the counts do.
+            if (flips + 1 - i) % 2 == 0 and np.all(sides[i] == after):
+                barred |= 1 << square
+    return barred
+
+
+@nb.njit(cache=True)
+def _reference_legal_mask(cfg, state, mask):
+    mask[:] = False
+    player = state[R.S_PLAYER]
+    if player < 0:
+        return
+    barred = _reference_flip_barred(cfg, state)
+    home = state[R.S_HOME + player]
+    for square in range(cfg[R.C_SQUARES]):
+        cell = state[R.S_BOARD + square]
+        if cell == 0 or R.cell_owner(cell) != player:
+            continue
+        base = square * R.ACTIONS_PER_SQUARE
+        for direction in range(5):
+            mask[base + direction] = _reference_move_allowed(cfg, state, player, square, direction)
+        mask[base + R.FLIP] = ((barred >> square) & 1) == 0
+        if square == home:
+            for direction in range(5):
+                mask[base + R.WAND + direction] = _reference_wand_allowed(cfg, state, player, direction)
+
+
+@nb.njit(cache=True)
+def _reference_apply(cfg, state, action):
+    """A player action, then the end checks of rulings 9, 10 and 14 in that order."""
+    player = state[R.S_PLAYER]
+    rows = cfg[R.C_ROWS]
+    square = action // R.ACTIONS_PER_SQUARE
+    k = action % R.ACTIONS_PER_SQUARE
+    entry = action
+    wand_moved = False
+    if k < R.FLIP:
+        target = R.neighbour(rows, square, k, player)
+        occupant = state[R.S_BOARD + target]
+        if occupant != 0:
+            state[R.S_CAPTURED + 3 * R.cell_owner(occupant) + R.cell_kind(occupant)] += 1
+            entry += R.CAPTURE_UNIT * (R.cell_kind(occupant) + 1)
+        state[R.S_BOARD + target] = state[R.S_BOARD + square]
+        state[R.S_BOARD + square] = 0
+        if square == state[R.S_HOME + player]:
+            state[R.S_HOME + player] = target
+            wand_moved = True
+        state[R.S_FLIPS] = 0
+    elif k == R.FLIP:
+        state[R.S_BOARD + square] = (state[R.S_BOARD + square] ^ R.SIDE_BIT) | R.PUBLIC_BIT
+        state[R.S_FLIPS] += 1
+    else:
+        state[R.S_HOME + player] = R.neighbour(rows, square, k - R.WAND, player)
+        wand_moved = True
+        state[R.S_FLIPS] = 0
+    moves = state[R.S_MOVES]
+    state[cfg[R.C_HISTORY] + moves] = entry
+    state[R.S_MOVES] = moves + 1
+    state[R.S_PLAYER] = 1 - player
+    mask = np.zeros(cfg[R.C_SQUARES] * R.ACTIONS_PER_SQUARE, np.bool_)
+    _reference_legal_mask(cfg, state, mask)
+    if wand_moved and state[R.S_HOME + player] // 3 == (rows - 1 if player == 0 else 0):
+        state[R.S_WINNER] = player
+        state[R.S_END] = R.END_WAND
+        state[R.S_PLAYER] = R.TERMINAL
+    elif moves + 1 >= cfg[R.C_MAX_MOVES]:
+        state[R.S_END] = R.END_CAP
+        state[R.S_PLAYER] = R.TERMINAL
+    elif not mask.any():
+        state[R.S_WINNER] = player
+        state[R.S_END] = R.END_STUCK
+        state[R.S_PLAYER] = R.TERMINAL
+
+
+def _random_positions(count, seed, rows, max_moves=200):
+    """Positions with pieces strewn at random (not all reachable), random wands, and a
+    random run of flips at the end of a random history, with either player to move.
+    Some runs bar every flip of the player to move (flips A, B, B, C, C, ...)."""
+    game = elements_ai.load_game("elementos", rows=rows, max_moves=max_moves)
+    cfg = game.config.cfg
+    n = 3 * rows
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = np.zeros(game.config.state_size, np.int16)
+        state[R.S_PLACED], state[R.S_PENDING], state[R.S_WINNER] = 2 * R.PIECES, -1, -1
+        fill, mine = rng.uniform(0.1, 1.0), rng.uniform(0.05, 0.95)
+        for sq in range(n):
+            if rng.random() < fill:
+                owner = int(rng.random() < mine)
+                state[R.S_BOARD + sq] = R.make_cell(owner, *(int(x) for x in rng.integers(0, (3, 2, 2))))
+        owners = [[sq for sq in range(n) if state[R.S_BOARD + sq] and R.cell_owner(int(state[R.S_BOARD + sq])) == p]
+                  for p in (0, 1)]
+        if not owners[0] or not owners[1]:
+            continue
+        for p in (0, 1):
+            # Mostly a wand that has not reached the far row yet, sometimes anywhere.
+            short = [sq for sq in owners[p] if sq // 3 != (rows - 1 if p == 0 else 0)] or owners[p]
+            state[R.S_HOME + p] = rng.choice(short if rng.random() < 0.9 else owners[p])
+        moves = int(rng.integers(0, max_moves))
+        player = moves % 2 if rng.random() < 0.9 else int(rng.integers(2))
+        if rng.random() < 0.2:
+            pieces = list(rng.permutation(owners[player]))
+            run = [pieces[0]] + [sq for sq in pieces[1:] for _ in range(2)]
+        else:
+            run = [rng.choice(owners[i % 2] if rng.random() < 0.9 else range(n)) for i in range(rng.integers(0, 12))]
+        moves = max(moves, len(run))
+        history = cfg[R.C_HISTORY]
+        for i in range(moves - len(run)):  # earlier entries: any action that is not a flip
+            state[history + i] = R.ACTIONS_PER_SQUARE * rng.integers(n) + rng.choice([0, 1, 2, 3, 4, 6, 7, 8, 9, 10])
+        for i, sq in enumerate(run):
+            state[history + moves - len(run) + i] = R.ACTIONS_PER_SQUARE * sq + R.FLIP
+        state[R.S_MOVES], state[R.S_FLIPS], state[R.S_PLAYER] = moves, len(run), player
+        out.append(state)
+    return cfg, out
+
+
+@pytest.mark.parametrize("rows, seed", [(6, 1), (9, 2), (15, 3)])
+def test_legal_masks_and_transitions_match_the_reference_on_random_positions(rows, seed):
+    cfg, states = _random_positions(1500, seed, rows)
+    num_actions = 3 * rows * R.ACTIONS_PER_SQUARE
+    mask, expected = np.zeros(num_actions, np.bool_), np.zeros(num_actions, np.bool_)
+    seen = {"capture": 0, "barred flip": 0, "no action": 0, "wand win": 0}
+    for state in states:
+        where = R.state_to_string(cfg, state)
+        R.legal_mask(cfg, state, mask)
+        _reference_legal_mask(cfg, state, expected)
+        np.testing.assert_array_equal(mask, expected, err_msg=where)
+        player = int(state[R.S_PLAYER])
+        assert R.has_action(cfg, state, player) == expected.any(), where
+        barred = _reference_flip_barred(cfg, state)
+        assert (R.flip_barred(cfg, state) if state[R.S_FLIPS] else 0) == barred, where
+        seen["barred flip"] += barred != 0
+        seen["no action"] += not expected.any()
+        for action in np.flatnonzero(expected):
+            after, reference = state.copy(), state.copy()
+            R.apply(cfg, after, action)
+            _reference_apply(cfg, reference, action)
+            np.testing.assert_array_equal(after, reference, err_msg=f"action {action}\n{where}")
+            seen["capture"] += after[cfg[R.C_HISTORY] + state[R.S_MOVES]] >= R.CAPTURE_UNIT
+            seen["wand win"] += after[R.S_END] == R.END_WAND
+    assert min(seen.values()) > 0, seen
+
+
+@pytest.mark.parametrize("params", [{}, {"rows": 6, "setup": "standard", "max_moves": 60}])
+def test_legal_masks_and_transitions_match_the_reference_in_random_games(params):
+    game = elements_ai.load_game("elementos", **params)
+    cfg = game.config.cfg
+    mask, expected = np.zeros(game.num_distinct_actions(), np.bool_), np.zeros(game.num_distinct_actions(), np.bool_)
+    rng = np.random.default_rng(7)
+    checked = 0
+    while checked < 3000:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            data = state.array
+            R.legal_mask(cfg, data, mask)
+            _reference_legal_mask(cfg, data, expected)
+            np.testing.assert_array_equal(mask, expected)
+            action = int(rng.choice(np.flatnonzero(expected)))
+            reference = data.copy()
+            _reference_apply(cfg, reference, action)
+            state.apply_action(action)
+            np.testing.assert_array_equal(state.array, reference)
+            checked += 1
 
 
 # --- conformance and agreement of the faces --------------------------------------------

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range, one_of
 from ...core.rng import sample_index, uniform
@@ -260,51 +261,109 @@ def flip_barred(cfg, state):
     return barred
 
 
-@nb.njit(cache=True, inline="always")
-def _move_allowed(cfg, state, player, square, direction):
-    """May ``player``'s piece on ``square`` move in ``direction`` (a home piece too)?"""
-    target = neighbour(cfg[C_ROWS], square, direction, player)
-    if target < 0:
-        return False
-    occupant = state[S_BOARD + target]
-    if square == state[S_HOME + player]:
-        # The home piece only steps straight forward into an empty square.
-        return direction == 0 and occupant == 0
-    if occupant == 0:
-        return True
-    if cell_owner(occupant) == player or target == state[S_HOME + 1 - player]:
-        return False
-    return takes(cell_up(state[S_BOARD + square]), cell_up(occupant))
+# --- move generation on bitboards ---------------------------------------------------
+# Bit ``sq`` of a board (an int64) is square ``sq``; 3 x 15 = 45 squares fit. A step
+# in direction d adds STEP[player, d] to the square. Shifting a board of targets back
+# by that step gives the squares the step starts from; a step must not leave its
+# column range, so sources on column a (towards a) or c (towards c) are masked off.
+# Rows need no mask: a step off either end of the board leaves the shifted board.
+
+STEP = np.array([[3, 2, 4, -1, 1], [-3, -4, -2, -1, 1]], np.int64)
+COLUMN_A = sum(1 << sq for sq in range(0, 45, 3))
+NOT_COLUMN_A = ~COLUMN_A
+NOT_COLUMN_C = ~(COLUMN_A << 2)
 
 
 @nb.njit(cache=True, inline="always")
-def _wand_allowed(cfg, state, player, direction):
-    target = neighbour(cfg[C_ROWS], state[S_HOME + player], direction, player)
-    if target < 0:
-        return False
-    occupant = state[S_BOARD + target]
-    return occupant != 0 and cell_owner(occupant) == player
+def _boards(cfg, state, player):
+    """One pass over the cells: bitboards of ``player``'s pieces, the opponent's, and
+    of the pieces showing wood and water (fire: occupied and neither)."""
+    own_code = 1 + 2 * player  # OCCUPIED | owner << 1
+    other_code = 3 - 2 * player
+    own = np.int64(0)
+    other = np.int64(0)
+    wood = np.int64(0)
+    water = np.int64(0)
+    for square in range(cfg[C_SQUARES]):
+        cell = np.int64(state[S_BOARD + square])
+        low = cell & 3
+        up = ((cell >> 2) & 3) + ((cell >> 4) & 1)  # kind + side: 3 is fire again
+        own |= np.int64(low == own_code) << square
+        other |= np.int64(low == other_code) << square
+        wood |= np.int64(up == WOOD) << square
+        water |= np.int64(up == WATER) << square
+    return own, other, wood, water
+
+
+@nb.njit(cache=True, inline="always")
+def _sources(targets, step):
+    """The squares from which a step of ``step`` lands on a square of ``targets``."""
+    return targets >> step if step > 0 else targets << -step
+
+
+@nb.njit(cache=True, inline="always")
+def _legal_boards(cfg, state, player, barred):
+    """``player``'s legal actions as boards of the squares they start from.
+
+    Returns (forward, diagonal towards a, diagonal towards c, sideways towards a,
+    sideways towards c, flip, wand), the moves including the home piece's step; bit
+    d of ``wand`` is the wand move in direction d. ``barred``: see ``flip_barred``.
+    """
+    own, other, wood, water = _boards(cfg, state, player)
+    empty = ((np.int64(1) << cfg[C_SQUARES]) - 1) & ~(own | other)
+    fire = (own | other) & ~(wood | water)
+    home_square = state[S_HOME + player]
+    home = np.int64(1) << home_square
+    movers = own & ~home
+    prey = other & ~(np.int64(1) << state[S_HOME + 1 - player])
+    # Where a piece showing fire, wood or water may go: empty, or a piece it takes.
+    by_fire, by_wood, by_water = movers & fire, movers & wood, movers & water
+    to_fire, to_wood, to_water = empty | (prey & wood), empty | (prey & water), empty | (prey & fire)
+    step = STEP[player]
+    s = step[0]
+    forward = (
+        (by_fire & _sources(to_fire, s)) | (by_wood & _sources(to_wood, s))
+        | (by_water & _sources(to_water, s)) | (home & _sources(empty, s))
+    )
+    wand = (_sources(own, s) >> home_square) & 1
+    s = step[1]
+    diagonal_a = ((by_fire & _sources(to_fire, s)) | (by_wood & _sources(to_wood, s))
+                  | (by_water & _sources(to_water, s))) & NOT_COLUMN_A
+    wand |= ((_sources(own, s) & NOT_COLUMN_A) >> home_square & 1) << 1
+    s = step[2]
+    diagonal_c = ((by_fire & _sources(to_fire, s)) | (by_wood & _sources(to_wood, s))
+                  | (by_water & _sources(to_water, s))) & NOT_COLUMN_C
+    wand |= ((_sources(own, s) & NOT_COLUMN_C) >> home_square & 1) << 2
+    side_a = ((by_fire & (to_fire << 1)) | (by_wood & (to_wood << 1)) | (by_water & (to_water << 1))) & NOT_COLUMN_A
+    wand |= (((own << 1) & NOT_COLUMN_A) >> home_square & 1) << 3
+    side_c = ((by_fire & (to_fire >> 1)) | (by_wood & (to_wood >> 1)) | (by_water & (to_water >> 1))) & NOT_COLUMN_C
+    wand |= (((own >> 1) & NOT_COLUMN_C) >> home_square & 1) << 4
+    return forward, diagonal_a, diagonal_c, side_a, side_c, own & ~barred, wand
 
 
 @nb.njit(cache=True)
 def legal_mask(cfg, state, mask):
-    mask[:] = False
+    for action in range(mask.shape[0]):
+        mask[action] = False
     player = state[S_PLAYER]
-    if player < 0:
-        return
-    barred = flip_barred(cfg, state) if state[S_FLIPS] > 0 else np.int64(0)
-    home = state[S_HOME + player]
-    for square in range(cfg[C_SQUARES]):
-        cell = state[S_BOARD + square]
-        if cell == 0 or cell_owner(cell) != player:
-            continue
-        base = square * ACTIONS_PER_SQUARE
+    if player >= 0:
+        barred = flip_barred(cfg, state) if state[S_FLIPS] > 0 else np.int64(0)
+        forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg, state, player, barred)
+        # Only squares with a legal action get written: every other entry stays False.
+        left = forward | diagonal_a | diagonal_c | side_a | side_c | flip
+        while left != 0:
+            square = trailing_zeros(left)
+            base = square * ACTIONS_PER_SQUARE
+            mask[base] = (forward >> square) & 1
+            mask[base + 1] = (diagonal_a >> square) & 1
+            mask[base + 2] = (diagonal_c >> square) & 1
+            mask[base + 3] = (side_a >> square) & 1
+            mask[base + 4] = (side_c >> square) & 1
+            mask[base + FLIP] = (flip >> square) & 1
+            left &= left - 1
+        base = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND
         for direction in range(5):
-            mask[base + direction] = _move_allowed(cfg, state, player, square, direction)
-        mask[base + FLIP] = ((barred >> square) & 1) == 0
-        if square == home:
-            for direction in range(5):
-                mask[base + WAND + direction] = _wand_allowed(cfg, state, player, direction)
+            mask[base + direction] = (wand >> direction) & 1
 
 
 @nb.njit(cache=True)
@@ -312,19 +371,11 @@ def has_action(cfg, state, player):
     """Does ``player``, to move next in ``state``, have a legal action?"""
     if state[S_FLIPS] == 0:
         return True  # nothing bars a flip, and the home piece is always there
-    for direction in range(5):
-        if _wand_allowed(cfg, state, player, direction):
-            return True
-    own = np.int64(0)
-    for square in range(cfg[C_SQUARES]):
-        cell = state[S_BOARD + square]
-        if cell == 0 or cell_owner(cell) != player:
-            continue
-        own |= np.int64(1) << square
-        for direction in range(5):
-            if _move_allowed(cfg, state, player, square, direction):
-                return True
-    return (own & ~flip_barred(cfg, state)) != 0
+    barred = flip_barred(cfg, state)
+    if (barred >> state[S_HOME + player]) & 1 == 0:
+        return True  # the home piece may flip
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg, state, player, barred)
+    return (forward | diagonal_a | diagonal_c | side_a | side_c | flip | wand) != 0
 
 
 @nb.njit(cache=True)
