@@ -237,7 +237,7 @@ def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def flip_barred(cfg, state):
     """Bitmask of the squares whose flip rule 8 forbids now.
 
@@ -250,9 +250,14 @@ def flip_barred(cfg, state):
     the XOR of the square bits of some suffix f_t .. f_n is the single bit of X. Only
     the mover's own squares matter to the caller (a single opponent bit is harmless).
     """
+    return _flip_barred(cfg[C_HISTORY], state)
+
+
+@nb.njit(cache=True, inline="always")
+def _flip_barred(history, state):
     barred = np.int64(0)
     acc = np.int64(0)
-    end = cfg[C_HISTORY] + state[S_MOVES]
+    end = history + state[S_MOVES]
     for i in range(state[S_FLIPS]):
         square = (state[end - 1 - i] % CAPTURE_UNIT) // ACTIONS_PER_SQUARE
         acc ^= np.int64(1) << square
@@ -275,7 +280,7 @@ NOT_COLUMN_C = ~(COLUMN_A << 2)
 
 
 @nb.njit(cache=True, inline="always")
-def _boards(cfg, state, player):
+def _boards(squares, state, player):
     """One pass over the cells: bitboards of ``player``'s pieces, the opponent's, and
     of the pieces showing wood and water (fire: occupied and neither)."""
     own_code = 1 + 2 * player  # OCCUPIED | owner << 1
@@ -284,7 +289,7 @@ def _boards(cfg, state, player):
     other = np.int64(0)
     wood = np.int64(0)
     water = np.int64(0)
-    for square in range(cfg[C_SQUARES]):
+    for square in range(squares):
         cell = np.int64(state[S_BOARD + square])
         low = cell & 3
         up = ((cell >> 2) & 3) + ((cell >> 4) & 1)  # kind + side: 3 is fire again
@@ -302,15 +307,15 @@ def _sources(targets, step):
 
 
 @nb.njit(cache=True, inline="always")
-def _legal_boards(cfg, state, player, barred):
+def _legal_boards(squares, state, player, barred):
     """``player``'s legal actions as boards of the squares they start from.
 
     Returns (forward, diagonal towards a, diagonal towards c, sideways towards a,
     sideways towards c, flip, wand), the moves including the home piece's step; bit
     d of ``wand`` is the wand move in direction d. ``barred``: see ``flip_barred``.
     """
-    own, other, wood, water = _boards(cfg, state, player)
-    empty = ((np.int64(1) << cfg[C_SQUARES]) - 1) & ~(own | other)
+    own, other, wood, water = _boards(squares, state, player)
+    empty = ((np.int64(1) << squares) - 1) & ~(own | other)
     fire = (own | other) & ~(wood | water)
     home_square = state[S_HOME + player]
     home = np.int64(1) << home_square
@@ -345,36 +350,45 @@ def _legal_boards(cfg, state, player, barred):
 def legal_mask(cfg, state, mask):
     for action in range(mask.shape[0]):
         mask[action] = False
+    # Written without a branch around the arrays so that numba keeps no reference
+    # counting here: at chance and terminal nodes every board is masked off.
     player = state[S_PLAYER]
-    if player >= 0:
-        barred = flip_barred(cfg, state) if state[S_FLIPS] > 0 else np.int64(0)
-        forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg, state, player, barred)
-        # Only squares with a legal action get written: every other entry stays False.
-        left = forward | diagonal_a | diagonal_c | side_a | side_c | flip
-        while left != 0:
-            square = trailing_zeros(left)
-            base = square * ACTIONS_PER_SQUARE
-            mask[base] = (forward >> square) & 1
-            mask[base + 1] = (diagonal_a >> square) & 1
-            mask[base + 2] = (diagonal_c >> square) & 1
-            mask[base + 3] = (side_a >> square) & 1
-            mask[base + 4] = (side_c >> square) & 1
-            mask[base + FLIP] = (flip >> square) & 1
-            left &= left - 1
-        base = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND
-        for direction in range(5):
-            mask[base + direction] = (wand >> direction) & 1
+    live = -np.int64(player >= 0)
+    player = max(player, 0)
+    barred = flip_barred(cfg, state)
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg[C_SQUARES], state, player, barred)
+    # Only squares with a legal action get written: every other entry stays False.
+    left = (forward | diagonal_a | diagonal_c | side_a | side_c | flip) & live
+    while left != 0:
+        square = trailing_zeros(left)
+        base = square * ACTIONS_PER_SQUARE
+        mask[base] = (forward >> square) & 1
+        mask[base + 1] = (diagonal_a >> square) & 1
+        mask[base + 2] = (diagonal_c >> square) & 1
+        mask[base + 3] = (side_a >> square) & 1
+        mask[base + 4] = (side_c >> square) & 1
+        mask[base + FLIP] = (flip >> square) & 1
+        left &= left - 1
+    base = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND
+    wand &= live
+    for direction in range(5):
+        mask[base + direction] = (wand >> direction) & 1
 
 
 @nb.njit(cache=True)
 def has_action(cfg, state, player):
     """Does ``player``, to move next in ``state``, have a legal action?"""
+    return _has_action(cfg[C_SQUARES], cfg[C_HISTORY], state, player)
+
+
+@nb.njit(cache=True, inline="always")
+def _has_action(squares, history, state, player):
     if state[S_FLIPS] == 0:
         return True  # nothing bars a flip, and the home piece is always there
-    barred = flip_barred(cfg, state)
+    barred = _flip_barred(history, state)
     if (barred >> state[S_HOME + player]) & 1 == 0:
         return True  # the home piece may flip
-    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg, state, player, barred)
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(squares, state, player, barred)
     return (forward | diagonal_a | diagonal_c | side_a | side_c | flip | wand) != 0
 
 
@@ -398,65 +412,69 @@ def chance_outcomes(cfg, state, probs):
         probs[k] = left[k] / total
 
 
-@nb.njit(cache=True)
-def _finish(cfg, state, winner, why):
-    state[S_WINNER] = winner
-    state[S_END] = why
-    state[S_PLAYER] = TERMINAL
+@nb.njit(cache=True, inline="always")
+def _place(rows, state, action):
+    """A chance outcome of the setup; returns the next player."""
+    if state[S_PENDING] < 0:
+        state[S_PENDING] = action
+        return CHANCE
+    kind = state[S_PENDING]
+    placed = state[S_PLACED]
+    owner = placed // PIECES
+    side = 0 if action - FACE_OUTCOME == kind else 1
+    square = placed - owner * PIECES + (0 if owner == 0 else 3 * (rows - 3))  # start_square
+    state[S_BOARD + square] = make_cell(owner, kind, side, 0)
+    state[S_PENDING] = -1
+    state[S_PLACED] = placed + 1
+    return 0 if placed + 1 == 2 * PIECES else CHANCE
 
 
-@nb.njit(cache=True)
-def apply(cfg, state, action):
-    player = state[S_PLAYER]
-    if player == CHANCE:
-        if state[S_PENDING] < 0:
-            state[S_PENDING] = action
-            return
-        kind = state[S_PENDING]
-        placed = state[S_PLACED]
-        owner = placed // PIECES
-        side = 0 if action - FACE_OUTCOME == kind else 1
-        state[S_BOARD + start_square(cfg, owner, placed - owner * PIECES)] = make_cell(owner, kind, side, 0)
-        state[S_PENDING] = -1
-        state[S_PLACED] = placed + 1
-        if placed + 1 == 2 * PIECES:
-            state[S_PLAYER] = 0
-        return
-    rows = cfg[C_ROWS]
+@nb.njit(cache=True, inline="always")
+def _act(rows, squares, history, max_moves, state, action, player):
+    """A player action and the end checks (rulings 9, 10, 14 in this order); returns
+    the next player."""
     square = action // ACTIONS_PER_SQUARE
     k = action % ACTIONS_PER_SQUARE
+    target = square + STEP[player, k % WAND] if k != FLIP else square
     entry = action
-    wand_moved = False
     if k < FLIP:
-        target = neighbour(rows, square, k, player)
         occupant = state[S_BOARD + target]
         if occupant != 0:
             state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
             entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
         state[S_BOARD + target] = state[S_BOARD + square]
         state[S_BOARD + square] = 0
-        if square == state[S_HOME + player]:
-            state[S_HOME + player] = target
-            wand_moved = True
-        state[S_FLIPS] = 0
     elif k == FLIP:
         state[S_BOARD + square] = (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT
-        state[S_FLIPS] += 1
-    else:
-        state[S_HOME + player] = neighbour(rows, square, k - WAND, player)
-        wand_moved = True
-        state[S_FLIPS] = 0
+    # The wand moves with a wand move, and with the home piece's step.
+    wand_moved = k > FLIP or (k < FLIP and square == state[S_HOME + player])
+    if wand_moved:
+        state[S_HOME + player] = target
+    state[S_FLIPS] = state[S_FLIPS] + 1 if k == FLIP else 0
     moves = state[S_MOVES]
-    state[cfg[C_HISTORY] + moves] = entry
+    state[history + moves] = entry
     state[S_MOVES] = moves + 1
-    if wand_moved and state[S_HOME + player] // 3 == (rows - 1 if player == 0 else 0):
-        _finish(cfg, state, player, END_WAND)
-    elif moves + 1 >= cfg[C_MAX_MOVES]:
-        _finish(cfg, state, -1, END_CAP)
-    elif not has_action(cfg, state, 1 - player):
-        _finish(cfg, state, player, END_STUCK)
+    winner, why = -1, END_NONE
+    if wand_moved and target // 3 == (rows - 1 if player == 0 else 0):
+        winner, why = player, END_WAND
+    elif moves + 1 >= max_moves:
+        why = END_CAP
+    elif not _has_action(squares, history, state, 1 - player):
+        winner, why = player, END_STUCK
+    state[S_WINNER] = winner
+    state[S_END] = why
+    return 1 - player if why == END_NONE else TERMINAL
+
+
+@nb.njit(cache=True)
+def apply(cfg, state, action):
+    rows, squares, history, max_moves = cfg[C_ROWS], cfg[C_SQUARES], cfg[C_HISTORY], cfg[C_MAX_MOVES]
+    player = state[S_PLAYER]
+    if player == CHANCE:
+        player = _place(rows, state, action)
     else:
-        state[S_PLAYER] = 1 - player
+        player = _act(rows, squares, history, max_moves, state, action, player)
+    state[S_PLAYER] = player
 
 
 @nb.njit(cache=True)
