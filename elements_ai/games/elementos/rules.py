@@ -394,7 +394,8 @@ def _has_action(squares, history, state, player):
 
 @nb.njit(cache=True)
 def chance_outcomes(cfg, state, probs):
-    probs[:] = 0.0
+    for outcome in range(probs.shape[0]):
+        probs[outcome] = 0.0
     if state[S_PLAYER] != CHANCE:
         return
     pending = state[S_PENDING]
@@ -404,12 +405,18 @@ def chance_outcomes(cfg, state, probs):
         return
     placed = state[S_PLACED]
     player = placed // PIECES
-    left = np.full(3, PIECES_PER_KIND, np.int64)
-    for j in range(placed - player * PIECES):
-        left[cell_kind(state[S_BOARD + start_square(cfg, player, j)])] -= 1
-    total = PIECES - (placed - player * PIECES)
-    for k in range(3):
-        probs[k] = left[k] / total
+    first = S_BOARD + start_square(cfg, player, 0)
+    done = placed - player * PIECES
+    left_0 = left_1 = left_2 = PIECES_PER_KIND
+    for j in range(done):
+        kind = cell_kind(state[first + j])
+        left_0 -= kind == 0
+        left_1 -= kind == 1
+        left_2 -= kind == 2
+    total = PIECES - done
+    probs[0] = left_0 / total
+    probs[1] = left_1 / total
+    probs[2] = left_2 / total
 
 
 @nb.njit(cache=True, inline="always")
