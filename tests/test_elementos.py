@@ -671,9 +671,9 @@ def _reference_apply(cfg, state, action):
 
 
 def _random_positions(count, seed, rows, max_moves=200):
-    """Positions with pieces strewn at random (not all reachable), random wands, and a
-    random run of flips at the end of a random history, with either player to move.
-    Some runs bar every flip of the player to move (flips A, B, B, C, C, ...)."""
+    """Positions with pieces strewn at random (not all reachable) and random wands,
+    after a random history that ends with a run of flips: each by the player whose
+    turn it was, of one of a few of that player's pieces, so that flips get barred."""
     game = elements_ai.load_game("elementos", rows=rows, max_moves=max_moves)
     cfg = game.config.cfg
     n = 3 * rows
@@ -681,11 +681,14 @@ def _random_positions(count, seed, rows, max_moves=200):
     out = []
     while len(out) < count:
         state = np.zeros(game.config.state_size, np.int16)
-        state[R.S_PLACED], state[R.S_PENDING], state[R.S_WINNER] = 2 * R.PIECES, -1, -1
-        fill, mine = rng.uniform(0.1, 1.0), rng.uniform(0.05, 0.95)
+        moves = int(rng.integers(0, max_moves))
+        player = moves % 2
+        state[R.S_PLAYER], state[R.S_MOVES], state[R.S_PLACED], state[R.S_PENDING] = player, moves, 2 * R.PIECES, -1
+        state[R.S_WINNER] = -1
+        fill, mine = rng.uniform(0.1, 1.0), rng.uniform(0.02, 0.98)  # mine: the player to move's share
         for sq in range(n):
             if rng.random() < fill:
-                owner = int(rng.random() < mine)
+                owner = player if rng.random() < mine else 1 - player
                 state[R.S_BOARD + sq] = R.make_cell(owner, *(int(x) for x in rng.integers(0, (3, 2, 2))))
         owners = [[sq for sq in range(n) if state[R.S_BOARD + sq] and R.cell_owner(int(state[R.S_BOARD + sq])) == p]
                   for p in (0, 1)]
@@ -695,20 +698,14 @@ def _random_positions(count, seed, rows, max_moves=200):
             # Mostly a wand that has not reached the far row yet, sometimes anywhere.
             short = [sq for sq in owners[p] if sq // 3 != (rows - 1 if p == 0 else 0)] or owners[p]
             state[R.S_HOME + p] = rng.choice(short if rng.random() < 0.9 else owners[p])
-        moves = int(rng.integers(0, max_moves))
-        player = moves % 2 if rng.random() < 0.9 else int(rng.integers(2))
-        if rng.random() < 0.2:
-            pieces = list(rng.permutation(owners[player]))
-            run = [pieces[0]] + [sq for sq in pieces[1:] for _ in range(2)]
-        else:
-            run = [rng.choice(owners[i % 2] if rng.random() < 0.9 else range(n)) for i in range(rng.integers(0, 12))]
-        moves = max(moves, len(run))
+        flips = min(moves, int(rng.integers(0, 13)))
+        pools = [rng.choice(mine, size=min(len(mine), int(rng.integers(1, 4))), replace=False) for mine in owners]
         history = cfg[R.C_HISTORY]
-        for i in range(moves - len(run)):  # earlier entries: any action that is not a flip
+        for i in range(moves - flips):  # earlier entries: any action that is not a flip
             state[history + i] = R.ACTIONS_PER_SQUARE * rng.integers(n) + rng.choice([0, 1, 2, 3, 4, 6, 7, 8, 9, 10])
-        for i, sq in enumerate(run):
-            state[history + moves - len(run) + i] = R.ACTIONS_PER_SQUARE * sq + R.FLIP
-        state[R.S_MOVES], state[R.S_FLIPS], state[R.S_PLAYER] = moves, len(run), player
+        for i in range(moves - flips, moves):
+            state[history + i] = R.ACTIONS_PER_SQUARE * rng.choice(pools[i % 2]) + R.FLIP
+        state[R.S_FLIPS] = flips
         out.append(state)
     return cfg, out
 
@@ -718,7 +715,7 @@ def test_legal_masks_and_transitions_match_the_reference_on_random_positions(row
     cfg, states = _random_positions(1500, seed, rows)
     num_actions = 3 * rows * R.ACTIONS_PER_SQUARE
     mask, expected = np.zeros(num_actions, np.bool_), np.zeros(num_actions, np.bool_)
-    seen = {"capture": 0, "barred flip": 0, "no action": 0, "wand win": 0}
+    seen = {"capture": 0, "barred flip": 0, "no action": 0, "wand win": 0, "stuck after": 0}
     for state in states:
         where = R.state_to_string(cfg, state)
         R.legal_mask(cfg, state, mask)
@@ -737,6 +734,7 @@ def test_legal_masks_and_transitions_match_the_reference_on_random_positions(row
             np.testing.assert_array_equal(after, reference, err_msg=f"action {action}\n{where}")
             seen["capture"] += after[cfg[R.C_HISTORY] + state[R.S_MOVES]] >= R.CAPTURE_UNIT
             seen["wand win"] += after[R.S_END] == R.END_WAND
+            seen["stuck after"] += after[R.S_END] == R.END_STUCK
     assert min(seen.values()) > 0, seen
 
 

@@ -267,6 +267,11 @@ def _flip_barred(history, state):
 
 
 # --- move generation on bitboards ---------------------------------------------------
+# numba counts references to the arrays a function holds, with atomic operations
+# that cost more than a move, and leaves the counting out only where a reference's
+# life is simple. So ``legal_mask`` and ``apply`` take no early return, call nothing
+# that takes an array inside a branch, and inline only helpers with a single exit.
+#
 # Bit ``sq`` of a board (an int64) is square ``sq``; 3 x 15 = 45 squares fit. A step
 # in direction d adds STEP[player, d] to the square. Shifting a board of targets back
 # by that step gives the squares the step starts from; a step must not leave its
@@ -388,6 +393,11 @@ def _has_action(squares, history, state, player):
     barred = _flip_barred(history, state)
     if (barred >> state[S_HOME + player]) & 1 == 0:
         return True  # the home piece may flip
+    return _any_action(squares, state, player, barred)
+
+
+@nb.njit(cache=True, inline="always")
+def _any_action(squares, state, player, barred):
     forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(squares, state, player, barred)
     return (forward | diagonal_a | diagonal_c | side_a | side_c | flip | wand) != 0
 
@@ -419,68 +429,62 @@ def chance_outcomes(cfg, state, probs):
     probs[2] = left_2 / total
 
 
-@nb.njit(cache=True, inline="always")
-def _place(rows, state, action):
-    """A chance outcome of the setup; returns the next player."""
-    if state[S_PENDING] < 0:
-        state[S_PENDING] = action
-        return CHANCE
-    kind = state[S_PENDING]
-    placed = state[S_PLACED]
-    owner = placed // PIECES
-    side = 0 if action - FACE_OUTCOME == kind else 1
-    square = placed - owner * PIECES + (0 if owner == 0 else 3 * (rows - 3))  # start_square
-    state[S_BOARD + square] = make_cell(owner, kind, side, 0)
-    state[S_PENDING] = -1
-    state[S_PLACED] = placed + 1
-    return 0 if placed + 1 == 2 * PIECES else CHANCE
-
-
-@nb.njit(cache=True, inline="always")
-def _act(rows, squares, history, max_moves, state, action, player):
-    """A player action and the end checks (rulings 9, 10, 14 in this order); returns
-    the next player."""
-    square = action // ACTIONS_PER_SQUARE
-    k = action % ACTIONS_PER_SQUARE
-    target = square + STEP[player, k % WAND] if k != FLIP else square
-    entry = action
-    if k < FLIP:
-        occupant = state[S_BOARD + target]
-        if occupant != 0:
-            state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
-            entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
-        state[S_BOARD + target] = state[S_BOARD + square]
-        state[S_BOARD + square] = 0
-    elif k == FLIP:
-        state[S_BOARD + square] = (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT
-    # The wand moves with a wand move, and with the home piece's step.
-    wand_moved = k > FLIP or (k < FLIP and square == state[S_HOME + player])
-    if wand_moved:
-        state[S_HOME + player] = target
-    state[S_FLIPS] = state[S_FLIPS] + 1 if k == FLIP else 0
-    moves = state[S_MOVES]
-    state[history + moves] = entry
-    state[S_MOVES] = moves + 1
-    winner, why = -1, END_NONE
-    if wand_moved and target // 3 == (rows - 1 if player == 0 else 0):
-        winner, why = player, END_WAND
-    elif moves + 1 >= max_moves:
-        why = END_CAP
-    elif not _has_action(squares, history, state, 1 - player):
-        winner, why = player, END_STUCK
-    state[S_WINNER] = winner
-    state[S_END] = why
-    return 1 - player if why == END_NONE else TERMINAL
-
-
 @nb.njit(cache=True)
 def apply(cfg, state, action):
     rows, squares, history, max_moves = cfg[C_ROWS], cfg[C_SQUARES], cfg[C_HISTORY], cfg[C_MAX_MOVES]
     player = state[S_PLAYER]
     if player == CHANCE:
-        player = _place(rows, state, action)
+        kind = state[S_PENDING]
+        if kind < 0:
+            state[S_PENDING] = action
+        else:
+            placed = state[S_PLACED]
+            owner = placed // PIECES
+            side = 0 if action - FACE_OUTCOME == kind else 1
+            square = placed - owner * PIECES + (0 if owner == 0 else 3 * (rows - 3))  # start_square
+            state[S_BOARD + square] = make_cell(owner, kind, side, 0)
+            state[S_PENDING] = -1
+            state[S_PLACED] = placed + 1
+            if placed + 1 == 2 * PIECES:
+                player = 0
     else:
-        player = _act(rows, squares, history, max_moves, state, action, player)
+        square = action // ACTIONS_PER_SQUARE
+        k = action % ACTIONS_PER_SQUARE
+        target = square + STEP[player, k % WAND] if k != FLIP else square
+        entry = action
+        if k < FLIP:
+            occupant = state[S_BOARD + target]
+            if occupant != 0:
+                state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
+                entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
+            state[S_BOARD + target] = state[S_BOARD + square]
+            state[S_BOARD + square] = 0
+        elif k == FLIP:
+            state[S_BOARD + square] = (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT
+        # The wand moves with a wand move, and with the home piece's step.
+        wand_moved = k > FLIP or (k < FLIP and square == state[S_HOME + player])
+        if wand_moved:
+            state[S_HOME + player] = target
+        flips = state[S_FLIPS] + 1 if k == FLIP else 0
+        state[S_FLIPS] = flips
+        moves = state[S_MOVES]
+        state[history + moves] = entry
+        state[S_MOVES] = moves + 1
+        # The end checks, in the order of ruling 12.
+        winner, why = -1, END_NONE
+        if wand_moved and target // 3 == (rows - 1 if player == 0 else 0):
+            winner, why = player, END_WAND
+        elif moves + 1 >= max_moves:
+            why = END_CAP
+        elif flips >= 3 and not _any_action(squares, state, 1 - player, _flip_barred(history, state)):
+            # Fewer flips in a row bar no flip of the opponent's home piece: the run
+            # alternates between the players' own pieces and ends with this player's,
+            # so a suffix that flips that piece an odd number of times and every
+            # other piece an even number of times holds at least three flips.
+            winner, why = player, END_STUCK
+        state[S_WINNER] = winner
+        state[S_END] = why
+        player = 1 - player if why == END_NONE else TERMINAL
     state[S_PLAYER] = player
 
 
