@@ -699,7 +699,7 @@ def _random_positions(count, seed, rows, max_moves=200):
             short = [sq for sq in owners[p] if sq // 3 != (rows - 1 if p == 0 else 0)] or owners[p]
             state[R.S_HOME + p] = rng.choice(short if rng.random() < 0.9 else owners[p])
         flips = min(moves, int(rng.integers(0, 13)))
-        pools = [rng.choice(mine, size=min(len(mine), int(rng.integers(1, 4))), replace=False) for mine in owners]
+        pools = [rng.choice(own, size=min(len(own), int(rng.integers(1, 4))), replace=False) for own in owners]
         history = cfg[R.C_HISTORY]
         for i in range(moves - flips):  # earlier entries: any action that is not a flip
             state[history + i] = R.ACTIONS_PER_SQUARE * rng.integers(n) + rng.choice([0, 1, 2, 3, 4, 6, 7, 8, 9, 10])
