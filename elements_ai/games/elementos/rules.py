@@ -286,15 +286,32 @@ NOT_COLUMN_C = ~(COLUMN_A << 2)
 
 @nb.njit(cache=True, inline="always")
 def _boards(squares, state, player):
-    """One pass over the cells: bitboards of ``player``'s pieces, the opponent's, and
-    of the pieces showing wood and water (fire: occupied and neither)."""
+    """Bitboards of ``player``'s pieces, the opponent's, and of the pieces showing
+    wood and water (fire: occupied and neither), from one pass over the cells.
+
+    The pass covers 32 or 48 entries whenever the state is that long, past the
+    board into the history (masked off after): a loop of fixed length compiles to
+    fewer, wider steps than one of ``squares`` steps.
+    """
+    if squares <= 32 and state.shape[0] >= S_BOARD + 32:
+        own, other, wood, water = _cells_to_boards(state, 32, player)
+    elif state.shape[0] >= S_BOARD + 48:
+        own, other, wood, water = _cells_to_boards(state, 48, player)
+    else:
+        own, other, wood, water = _cells_to_boards(state, squares, player)
+    board = (np.int64(1) << squares) - 1
+    return own & board, other & board, wood & board, water & board
+
+
+@nb.njit(cache=True, inline="always")
+def _cells_to_boards(state, count, player):
     own_code = 1 + 2 * player  # OCCUPIED | owner << 1
     other_code = 3 - 2 * player
     own = np.int64(0)
     other = np.int64(0)
     wood = np.int64(0)
     water = np.int64(0)
-    for square in range(squares):
+    for square in range(count):
         cell = np.int64(state[S_BOARD + square])
         low = cell & 3
         up = ((cell >> 2) & 3) + ((cell >> 4) & 1)  # kind + side: 3 is fire again
