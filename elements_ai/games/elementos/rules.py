@@ -41,6 +41,9 @@ wand's square is ``S_HOME + p``.
 
 Rule 8 (equilibrium) needs every position since the last non-flip action. Those are
 kept exactly by the trailing ``S_FLIPS`` entries of the history; see ``flip_barred``.
+
+Legal actions are found on bitboards (one int64 per set of squares) built in one pass
+over the cells; see "move generation on bitboards" below.
 """
 
 from __future__ import annotations
