@@ -710,9 +710,13 @@ def _random_positions(count, seed, rows, max_moves=200):
     return cfg, out
 
 
-@pytest.mark.parametrize("rows, seed", [(6, 1), (9, 2), (15, 3)])
-def test_legal_masks_and_transitions_match_the_reference_on_random_positions(rows, seed):
-    cfg, states = _random_positions(1500, seed, rows)
+@pytest.mark.parametrize(
+    "rows, seed, max_moves, count",
+    # Short histories make states too short for the kernel's wide pass over the cells.
+    [(6, 1, 200, 1500), (9, 2, 200, 1500), (15, 3, 200, 1500), (6, 4, 9, 500), (11, 5, 12, 500), (15, 6, 2, 500)],
+)
+def test_legal_masks_and_transitions_match_the_reference_on_random_positions(rows, seed, max_moves, count):
+    cfg, states = _random_positions(count, seed, rows, max_moves)
     num_actions = 3 * rows * R.ACTIONS_PER_SQUARE
     mask, expected = np.zeros(num_actions, np.bool_), np.zeros(num_actions, np.bool_)
     seen = {"capture": 0, "barred flip": 0, "no action": 0, "wand win": 0, "stuck after": 0}
@@ -735,7 +739,8 @@ def test_legal_masks_and_transitions_match_the_reference_on_random_positions(row
             seen["capture"] += after[cfg[R.C_HISTORY] + state[R.S_MOVES]] >= R.CAPTURE_UNIT
             seen["wand win"] += after[R.S_END] == R.END_WAND
             seen["stuck after"] += after[R.S_END] == R.END_STUCK
-    assert min(seen.values()) > 0, seen
+    # Long runs of flips (and so positions without an action) need long histories.
+    assert min(seen.values() if max_moves >= 100 else [seen["capture"], seen["wand win"]]) > 0, seen
 
 
 @pytest.mark.parametrize("params", [{}, {"rows": 6, "setup": "standard", "max_moves": 60}])
