@@ -1,6 +1,7 @@
 """Elementos: rules scenarios, the equilibrium rule, hidden back faces, resampling,
 the rule-of-thumb bot, conformance, agreement of the faces, and bad input."""
 
+import numba as nb
 import numpy as np
 import pyspiel
 import pytest
@@ -548,6 +549,246 @@ def test_heuristic_wins_now_and_takes_when_it_can():
     start = new_game(setup="standard", rows=6)
     takes = {start.action_to_string(0, _heuristic(start, seed)) for seed in range(20)}
     assert takes <= {"move a3xb4", "move b3xa4", "move c3xc4"} and len(takes) > 1
+
+
+# --- the kernel's move generation against a straightforward reference ------------------
+# Square by square, with its own small helpers (none of the kernel's jitted code).
+
+@nb.njit(cache=True)
+def _reference_neighbour(rows, square, direction, player):
+    """One step forward (0), diagonally forward towards a (1) or c (2), sideways
+    towards a (3) or c (4); -1 off the board."""
+    column = square % 3 + (0, -1, 1, -1, 1)[direction]
+    row = square // 3 + (1, 1, 1, 0, 0)[direction] * (1 if player == 0 else -1)
+    return row * 3 + column if 0 <= column <= 2 and 0 <= row < rows else -1
+
+
+@nb.njit(cache=True)
+def _reference_owner(cell):
+    return (cell >> 1) & 1
+
+
+@nb.njit(cache=True)
+def _reference_up(cell):
+    """The face-up symbol: the kind's first symbol on side 0, its second on side 1."""
+    return (((cell >> 2) & 3) + ((cell >> 4) & 1)) % 3
+
+
+@nb.njit(cache=True)
+def _reference_move_allowed(cfg, state, player, square, direction):
+    target = _reference_neighbour(cfg[R.C_ROWS], square, direction, player)
+    if target < 0:
+        return False
+    occupant = state[R.S_BOARD + target]
+    if square == state[R.S_HOME + player]:
+        return direction == 0 and occupant == 0
+    if occupant == 0:
+        return True
+    if _reference_owner(occupant) == player or target == state[R.S_HOME + 1 - player]:
+        return False
+    return _reference_up(occupant) == (_reference_up(state[R.S_BOARD + square]) + 1) % 3  # fire takes wood ...
+
+
+@nb.njit(cache=True)
+def _reference_wand_allowed(cfg, state, player, direction):
+    target = _reference_neighbour(cfg[R.C_ROWS], state[R.S_HOME + player], direction, player)
+    if target < 0:
+        return False
+    occupant = state[R.S_BOARD + target]
+    return occupant != 0 and _reference_owner(occupant) == player
+
+
+@nb.njit(cache=True)
+def _reference_flip_barred(cfg, state):
+    """Rule 8 read literally: replays the run of flips and compares whole positions."""
+    n = cfg[R.C_SQUARES]
+    flips = state[R.S_FLIPS]
+    end = cfg[R.C_HISTORY] + state[R.S_MOVES]
+    squares = np.empty(flips, np.int64)
+    for i in range(flips):
+        squares[i] = (state[end - flips + i] % R.CAPTURE_UNIT) // R.ACTIONS_PER_SQUARE
+    # The positions since the last non-flip action, as the side of every square.
+    sides = np.zeros((flips + 1, n), np.int64)
+    for i in range(flips):
+        sides[i + 1] = sides[i]
+        sides[i + 1, squares[i]] ^= 1
+    barred = 0
+    for square in range(n):
+        after = sides[flips].copy()
+        after[square] ^= 1
+        for i in range(flips + 1):
+            # Same pieces, faces and wands; the side to move agrees when the counts do.
+            if (flips + 1 - i) % 2 == 0 and np.all(sides[i] == after):
+                barred |= 1 << square
+    return barred
+
+
+@nb.njit(cache=True)
+def _reference_legal_mask(cfg, state, mask):
+    mask[:] = False
+    player = state[R.S_PLAYER]
+    if player < 0:
+        return
+    barred = _reference_flip_barred(cfg, state)
+    home = state[R.S_HOME + player]
+    for square in range(cfg[R.C_SQUARES]):
+        cell = state[R.S_BOARD + square]
+        if cell == 0 or _reference_owner(cell) != player:
+            continue
+        base = square * R.ACTIONS_PER_SQUARE
+        for direction in range(5):
+            mask[base + direction] = _reference_move_allowed(cfg, state, player, square, direction)
+        mask[base + R.FLIP] = ((barred >> square) & 1) == 0
+        if square == home:
+            for direction in range(5):
+                mask[base + R.WAND + direction] = _reference_wand_allowed(cfg, state, player, direction)
+
+
+@nb.njit(cache=True)
+def _reference_apply(cfg, state, action):
+    """A player action, then the end checks of rulings 9, 10 and 14 in that order."""
+    player = state[R.S_PLAYER]
+    rows = cfg[R.C_ROWS]
+    square = action // R.ACTIONS_PER_SQUARE
+    k = action % R.ACTIONS_PER_SQUARE
+    entry = action
+    wand_moved = False
+    if k < R.FLIP:
+        target = _reference_neighbour(rows, square, k, player)
+        occupant = state[R.S_BOARD + target]
+        if occupant != 0:
+            kind = (occupant >> 2) & 3
+            state[R.S_CAPTURED + 3 * _reference_owner(occupant) + kind] += 1
+            entry += R.CAPTURE_UNIT * (kind + 1)
+        state[R.S_BOARD + target] = state[R.S_BOARD + square]
+        state[R.S_BOARD + square] = 0
+        if square == state[R.S_HOME + player]:
+            state[R.S_HOME + player] = target
+            wand_moved = True
+        state[R.S_FLIPS] = 0
+    elif k == R.FLIP:
+        state[R.S_BOARD + square] = (state[R.S_BOARD + square] ^ R.SIDE_BIT) | R.PUBLIC_BIT
+        state[R.S_FLIPS] += 1
+    else:
+        state[R.S_HOME + player] = _reference_neighbour(rows, square, k - R.WAND, player)
+        wand_moved = True
+        state[R.S_FLIPS] = 0
+    moves = state[R.S_MOVES]
+    state[cfg[R.C_HISTORY] + moves] = entry
+    state[R.S_MOVES] = moves + 1
+    state[R.S_PLAYER] = 1 - player
+    mask = np.zeros(cfg[R.C_SQUARES] * R.ACTIONS_PER_SQUARE, np.bool_)
+    _reference_legal_mask(cfg, state, mask)
+    if wand_moved and state[R.S_HOME + player] // 3 == (rows - 1 if player == 0 else 0):
+        state[R.S_WINNER] = player
+        state[R.S_END] = R.END_WAND
+        state[R.S_PLAYER] = R.TERMINAL
+    elif moves + 1 >= cfg[R.C_MAX_MOVES]:
+        state[R.S_END] = R.END_CAP
+        state[R.S_PLAYER] = R.TERMINAL
+    elif not mask.any():
+        state[R.S_WINNER] = player
+        state[R.S_END] = R.END_STUCK
+        state[R.S_PLAYER] = R.TERMINAL
+
+
+def _random_positions(count, seed, rows, max_moves=200):
+    """Positions with pieces strewn at random (not all reachable) and random wands,
+    after a random history that ends with a run of flips: each by the player whose
+    turn it was, of one of a few of that player's pieces, so that flips get barred."""
+    game = elements_ai.load_game("elementos", rows=rows, max_moves=max_moves)
+    cfg = game.config.cfg
+    n = 3 * rows
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = np.zeros(game.config.state_size, np.int16)
+        moves = int(rng.integers(0, max_moves))
+        player = moves % 2
+        state[R.S_PLAYER], state[R.S_MOVES], state[R.S_PLACED], state[R.S_PENDING] = player, moves, 2 * R.PIECES, -1
+        state[R.S_WINNER] = -1
+        fill, mine = rng.uniform(0.1, 1.0), rng.uniform(0.02, 0.98)  # mine: the player to move's share
+        for sq in range(n):
+            if rng.random() < fill:
+                owner = player if rng.random() < mine else 1 - player
+                state[R.S_BOARD + sq] = R.make_cell(owner, *(int(x) for x in rng.integers(0, (3, 2, 2))))
+        owners = [[sq for sq in range(n) if state[R.S_BOARD + sq] and _reference_owner(state[R.S_BOARD + sq]) == p]
+                  for p in (0, 1)]
+        if not owners[0] or not owners[1]:
+            continue
+        for p in (0, 1):
+            # Mostly a wand that has not reached the far row yet, sometimes anywhere.
+            short = [sq for sq in owners[p] if sq // 3 != (rows - 1 if p == 0 else 0)] or owners[p]
+            state[R.S_HOME + p] = rng.choice(short if rng.random() < 0.9 else owners[p])
+        flips = min(moves, int(rng.integers(0, 13)))
+        pools = [rng.choice(own, size=min(len(own), int(rng.integers(1, 4))), replace=False) for own in owners]
+        history = cfg[R.C_HISTORY]
+        for i in range(moves - flips):  # earlier entries: any action that is not a flip
+            state[history + i] = R.ACTIONS_PER_SQUARE * rng.integers(n) + rng.choice([0, 1, 2, 3, 4, 6, 7, 8, 9, 10])
+        for i in range(moves - flips, moves):
+            state[history + i] = R.ACTIONS_PER_SQUARE * rng.choice(pools[i % 2]) + R.FLIP
+        state[R.S_FLIPS] = flips
+        out.append(state)
+    return cfg, out
+
+
+@pytest.mark.parametrize(
+    "rows, seed, max_moves, count",
+    # Short histories make states too short for the kernel's wide pass over the cells.
+    [(6, 1, 200, 1500), (9, 2, 200, 1500), (15, 3, 200, 1500), (6, 4, 9, 500), (11, 5, 12, 500), (15, 6, 2, 500)],
+)
+def test_legal_masks_and_transitions_match_the_reference_on_random_positions(rows, seed, max_moves, count):
+    cfg, states = _random_positions(count, seed, rows, max_moves)
+    num_actions = 3 * rows * R.ACTIONS_PER_SQUARE
+    mask, expected = np.zeros(num_actions, np.bool_), np.zeros(num_actions, np.bool_)
+    seen = {"capture": 0, "barred flip": 0, "no action": 0, "wand win": 0, "stuck after": 0}
+    for state in states:
+        where = R.state_to_string(cfg, state)
+        R.legal_mask(cfg, state, mask)
+        _reference_legal_mask(cfg, state, expected)
+        np.testing.assert_array_equal(mask, expected, err_msg=where)
+        player = int(state[R.S_PLAYER])
+        assert R.has_action(cfg, state, player) == expected.any(), where
+        barred = _reference_flip_barred(cfg, state)
+        assert R.flip_barred(cfg, state) == barred, where
+        seen["barred flip"] += barred != 0
+        seen["no action"] += not expected.any()
+        for action in np.flatnonzero(expected):
+            after, reference = state.copy(), state.copy()
+            R.apply(cfg, after, action)
+            _reference_apply(cfg, reference, action)
+            np.testing.assert_array_equal(after, reference, err_msg=f"action {action}\n{where}")
+            seen["capture"] += after[cfg[R.C_HISTORY] + state[R.S_MOVES]] >= R.CAPTURE_UNIT
+            seen["wand win"] += after[R.S_END] == R.END_WAND
+            seen["stuck after"] += after[R.S_END] == R.END_STUCK
+    # Long runs of flips (and so positions without an action) need long histories.
+    assert min(seen.values() if max_moves >= 100 else [seen["capture"], seen["wand win"]]) > 0, seen
+
+
+@pytest.mark.parametrize("params", [{}, {"rows": 6, "setup": "standard", "max_moves": 60}])
+def test_legal_masks_and_transitions_match_the_reference_in_random_games(params):
+    game = elements_ai.load_game("elementos", **params)
+    cfg = game.config.cfg
+    mask, expected = np.zeros(game.num_distinct_actions(), np.bool_), np.zeros(game.num_distinct_actions(), np.bool_)
+    rng = np.random.default_rng(7)
+    checked = 0
+    while checked < 3000:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            data = state.array
+            R.legal_mask(cfg, data, mask)
+            _reference_legal_mask(cfg, data, expected)
+            np.testing.assert_array_equal(mask, expected)
+            action = int(rng.choice(np.flatnonzero(expected)))
+            reference = data.copy()
+            _reference_apply(cfg, reference, action)
+            state.apply_action(action)
+            np.testing.assert_array_equal(state.array, reference)
+            checked += 1
 
 
 # --- conformance and agreement of the faces --------------------------------------------

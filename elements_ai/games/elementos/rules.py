@@ -41,12 +41,16 @@ wand's square is ``S_HOME + p``.
 
 Rule 8 (equilibrium) needs every position since the last non-flip action. Those are
 kept exactly by the trailing ``S_FLIPS`` entries of the history; see ``flip_barred``.
+
+Legal actions are found on bitboards (one int64 per set of squares) built in one pass
+over the cells; see "move generation on bitboards" below.
 """
 
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range, one_of
 from ...core.rng import sample_index, uniform
@@ -236,7 +240,7 @@ def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def flip_barred(cfg, state):
     """Bitmask of the squares whose flip rule 8 forbids now.
 
@@ -249,9 +253,14 @@ def flip_barred(cfg, state):
     the XOR of the square bits of some suffix f_t .. f_n is the single bit of X. Only
     the mover's own squares matter to the caller (a single opponent bit is harmless).
     """
+    return _flip_barred(cfg[C_HISTORY], state)
+
+
+@nb.njit(cache=True, inline="always")
+def _flip_barred(history, state):
     barred = np.int64(0)
     acc = np.int64(0)
-    end = cfg[C_HISTORY] + state[S_MOVES]
+    end = history + state[S_MOVES]
     for i in range(state[S_FLIPS]):
         square = (state[end - 1 - i] % CAPTURE_UNIT) // ACTIONS_PER_SQUARE
         acc ^= np.int64(1) << square
@@ -260,76 +269,163 @@ def flip_barred(cfg, state):
     return barred
 
 
-@nb.njit(cache=True, inline="always")
-def _move_allowed(cfg, state, player, square, direction):
-    """May ``player``'s piece on ``square`` move in ``direction`` (a home piece too)?"""
-    target = neighbour(cfg[C_ROWS], square, direction, player)
-    if target < 0:
-        return False
-    occupant = state[S_BOARD + target]
-    if square == state[S_HOME + player]:
-        # The home piece only steps straight forward into an empty square.
-        return direction == 0 and occupant == 0
-    if occupant == 0:
-        return True
-    if cell_owner(occupant) == player or target == state[S_HOME + 1 - player]:
-        return False
-    return takes(cell_up(state[S_BOARD + square]), cell_up(occupant))
+# --- move generation on bitboards ---------------------------------------------------
+# numba counts references to the arrays a function holds, with atomic operations
+# that cost more than a move, and leaves the counting out only where a reference's
+# life is simple. So ``legal_mask`` and ``apply`` take no early return, call nothing
+# that takes an array inside a branch, and inline only helpers with a single exit.
+#
+# Bit ``sq`` of a board (an int64) is square ``sq``; 3 x 15 = 45 squares fit. A step
+# in direction d adds STEP[player, d] to the square. Shifting a board of targets back
+# by that step gives the squares the step starts from; a step must not leave its
+# column range, so sources on column a (towards a) or c (towards c) are masked off.
+# Rows need no mask: a step off either end of the board leaves the shifted board.
+
+STEP = np.array([[3, 2, 4, -1, 1], [-3, -4, -2, -1, 1]], np.int64)
+COLUMN_A = sum(1 << sq for sq in range(0, 45, 3))
+NOT_COLUMN_A = ~COLUMN_A
+NOT_COLUMN_C = ~(COLUMN_A << 2)
 
 
 @nb.njit(cache=True, inline="always")
-def _wand_allowed(cfg, state, player, direction):
-    target = neighbour(cfg[C_ROWS], state[S_HOME + player], direction, player)
-    if target < 0:
-        return False
-    occupant = state[S_BOARD + target]
-    return occupant != 0 and cell_owner(occupant) == player
+def _boards(squares, state, player):
+    """Bitboards of ``player``'s pieces, the opponent's, and of the pieces showing
+    wood and water (fire: occupied and neither), from one pass over the cells.
+
+    The pass covers 32 or 48 entries whenever the state is that long, past the
+    board into the history (masked off after): a loop of fixed length compiles to
+    fewer, wider steps than one of ``squares`` steps.
+    """
+    if squares <= 32 and state.shape[0] >= S_BOARD + 32:
+        own, other, wood, water = _cells_to_boards(state, 32, player)
+    elif state.shape[0] >= S_BOARD + 48:
+        own, other, wood, water = _cells_to_boards(state, 48, player)
+    else:
+        own, other, wood, water = _cells_to_boards(state, squares, player)
+    board = (np.int64(1) << squares) - 1
+    return own & board, other & board, wood & board, water & board
+
+
+@nb.njit(cache=True, inline="always")
+def _cells_to_boards(state, count, player):
+    own_code = 1 + 2 * player  # OCCUPIED | owner << 1
+    other_code = 3 - 2 * player
+    own = np.int64(0)
+    other = np.int64(0)
+    wood = np.int64(0)
+    water = np.int64(0)
+    for square in range(count):
+        cell = np.int64(state[S_BOARD + square])
+        low = cell & 3
+        up = ((cell >> 2) & 3) + ((cell >> 4) & 1)  # kind + side: 3 is fire again
+        own |= np.int64(low == own_code) << square
+        other |= np.int64(low == other_code) << square
+        wood |= np.int64(up == WOOD) << square
+        water |= np.int64(up == WATER) << square
+    return own, other, wood, water
+
+
+@nb.njit(cache=True, inline="always")
+def _sources(targets, step):
+    """The squares from which a step of ``step`` lands on a square of ``targets``."""
+    return targets >> step if step > 0 else targets << -step
+
+
+@nb.njit(cache=True, inline="always")
+def _legal_boards(squares, state, player, barred):
+    """``player``'s legal actions as boards of the squares they start from.
+
+    Returns (forward, diagonal towards a, diagonal towards c, sideways towards a,
+    sideways towards c, flip, wand), the moves including the home piece's step; bit
+    d of ``wand`` is the wand move in direction d. ``barred``: see ``flip_barred``.
+    """
+    own, other, wood, water = _boards(squares, state, player)
+    empty = ((np.int64(1) << squares) - 1) & ~(own | other)
+    fire = (own | other) & ~(wood | water)
+    home_square = state[S_HOME + player]
+    home = np.int64(1) << home_square
+    movers = own & ~home
+    prey = other & ~(np.int64(1) << state[S_HOME + 1 - player])
+    # Where a piece showing fire, wood or water may go: empty, or a piece it takes.
+    by_fire, by_wood, by_water = movers & fire, movers & wood, movers & water
+    to_fire, to_wood, to_water = empty | (prey & wood), empty | (prey & water), empty | (prey & fire)
+    step = STEP[player]
+    s = step[0]
+    forward = (
+        (by_fire & _sources(to_fire, s)) | (by_wood & _sources(to_wood, s))
+        | (by_water & _sources(to_water, s)) | (home & _sources(empty, s))
+    )
+    wand = (_sources(own, s) >> home_square) & 1
+    s = step[1]
+    diagonal_a = ((by_fire & _sources(to_fire, s)) | (by_wood & _sources(to_wood, s))
+                  | (by_water & _sources(to_water, s))) & NOT_COLUMN_A
+    wand |= ((_sources(own, s) & NOT_COLUMN_A) >> home_square & 1) << 1
+    s = step[2]
+    diagonal_c = ((by_fire & _sources(to_fire, s)) | (by_wood & _sources(to_wood, s))
+                  | (by_water & _sources(to_water, s))) & NOT_COLUMN_C
+    wand |= ((_sources(own, s) & NOT_COLUMN_C) >> home_square & 1) << 2
+    side_a = ((by_fire & (to_fire << 1)) | (by_wood & (to_wood << 1)) | (by_water & (to_water << 1))) & NOT_COLUMN_A
+    wand |= (((own << 1) & NOT_COLUMN_A) >> home_square & 1) << 3
+    side_c = ((by_fire & (to_fire >> 1)) | (by_wood & (to_wood >> 1)) | (by_water & (to_water >> 1))) & NOT_COLUMN_C
+    wand |= (((own >> 1) & NOT_COLUMN_C) >> home_square & 1) << 4
+    return forward, diagonal_a, diagonal_c, side_a, side_c, own & ~barred, wand
 
 
 @nb.njit(cache=True)
 def legal_mask(cfg, state, mask):
-    mask[:] = False
+    for action in range(mask.shape[0]):
+        mask[action] = False
+    # Written without a branch around the arrays so that numba keeps no reference
+    # counting here: at chance and terminal nodes every board is masked off.
     player = state[S_PLAYER]
-    if player < 0:
-        return
-    barred = flip_barred(cfg, state) if state[S_FLIPS] > 0 else np.int64(0)
-    home = state[S_HOME + player]
-    for square in range(cfg[C_SQUARES]):
-        cell = state[S_BOARD + square]
-        if cell == 0 or cell_owner(cell) != player:
-            continue
+    live = -np.int64(player >= 0)
+    player = max(player, 0)
+    barred = flip_barred(cfg, state)
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg[C_SQUARES], state, player, barred)
+    # Only squares with a legal action get written: every other entry stays False.
+    left = (forward | diagonal_a | diagonal_c | side_a | side_c | flip) & live
+    while left != 0:
+        square = trailing_zeros(left)
         base = square * ACTIONS_PER_SQUARE
-        for direction in range(5):
-            mask[base + direction] = _move_allowed(cfg, state, player, square, direction)
-        mask[base + FLIP] = ((barred >> square) & 1) == 0
-        if square == home:
-            for direction in range(5):
-                mask[base + WAND + direction] = _wand_allowed(cfg, state, player, direction)
+        mask[base] = (forward >> square) & 1
+        mask[base + 1] = (diagonal_a >> square) & 1
+        mask[base + 2] = (diagonal_c >> square) & 1
+        mask[base + 3] = (side_a >> square) & 1
+        mask[base + 4] = (side_c >> square) & 1
+        mask[base + FLIP] = (flip >> square) & 1
+        left &= left - 1
+    base = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND
+    wand &= live
+    for direction in range(5):
+        mask[base + direction] = (wand >> direction) & 1
 
 
 @nb.njit(cache=True)
 def has_action(cfg, state, player):
     """Does ``player``, to move next in ``state``, have a legal action?"""
+    return _has_action(cfg[C_SQUARES], cfg[C_HISTORY], state, player)
+
+
+@nb.njit(cache=True, inline="always")
+def _has_action(squares, history, state, player):
     if state[S_FLIPS] == 0:
         return True  # nothing bars a flip, and the home piece is always there
-    for direction in range(5):
-        if _wand_allowed(cfg, state, player, direction):
-            return True
-    own = np.int64(0)
-    for square in range(cfg[C_SQUARES]):
-        cell = state[S_BOARD + square]
-        if cell == 0 or cell_owner(cell) != player:
-            continue
-        own |= np.int64(1) << square
-        for direction in range(5):
-            if _move_allowed(cfg, state, player, square, direction):
-                return True
-    return (own & ~flip_barred(cfg, state)) != 0
+    barred = _flip_barred(history, state)
+    if (barred >> state[S_HOME + player]) & 1 == 0:
+        return True  # the home piece may flip
+    return _any_action(squares, state, player, barred)
+
+
+@nb.njit(cache=True, inline="always")
+def _any_action(squares, state, player, barred):
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(squares, state, player, barred)
+    return (forward | diagonal_a | diagonal_c | side_a | side_c | flip | wand) != 0
 
 
 @nb.njit(cache=True)
 def chance_outcomes(cfg, state, probs):
-    probs[:] = 0.0
+    for outcome in range(probs.shape[0]):
+        probs[outcome] = 0.0
     if state[S_PLAYER] != CHANCE:
         return
     pending = state[S_PENDING]
@@ -339,73 +435,77 @@ def chance_outcomes(cfg, state, probs):
         return
     placed = state[S_PLACED]
     player = placed // PIECES
-    left = np.full(3, PIECES_PER_KIND, np.int64)
-    for j in range(placed - player * PIECES):
-        left[cell_kind(state[S_BOARD + start_square(cfg, player, j)])] -= 1
-    total = PIECES - (placed - player * PIECES)
-    for k in range(3):
-        probs[k] = left[k] / total
-
-
-@nb.njit(cache=True)
-def _finish(cfg, state, winner, why):
-    state[S_WINNER] = winner
-    state[S_END] = why
-    state[S_PLAYER] = TERMINAL
+    first = S_BOARD + start_square(cfg, player, 0)
+    done = placed - player * PIECES
+    left_0 = left_1 = left_2 = PIECES_PER_KIND
+    for j in range(done):
+        kind = cell_kind(state[first + j])
+        left_0 -= kind == 0
+        left_1 -= kind == 1
+        left_2 -= kind == 2
+    total = PIECES - done
+    probs[0] = left_0 / total
+    probs[1] = left_1 / total
+    probs[2] = left_2 / total
 
 
 @nb.njit(cache=True)
 def apply(cfg, state, action):
+    rows, squares, history, max_moves = cfg[C_ROWS], cfg[C_SQUARES], cfg[C_HISTORY], cfg[C_MAX_MOVES]
     player = state[S_PLAYER]
     if player == CHANCE:
-        if state[S_PENDING] < 0:
-            state[S_PENDING] = action
-            return
         kind = state[S_PENDING]
-        placed = state[S_PLACED]
-        owner = placed // PIECES
-        side = 0 if action - FACE_OUTCOME == kind else 1
-        state[S_BOARD + start_square(cfg, owner, placed - owner * PIECES)] = make_cell(owner, kind, side, 0)
-        state[S_PENDING] = -1
-        state[S_PLACED] = placed + 1
-        if placed + 1 == 2 * PIECES:
-            state[S_PLAYER] = 0
-        return
-    rows = cfg[C_ROWS]
-    square = action // ACTIONS_PER_SQUARE
-    k = action % ACTIONS_PER_SQUARE
-    entry = action
-    wand_moved = False
-    if k < FLIP:
-        target = neighbour(rows, square, k, player)
-        occupant = state[S_BOARD + target]
-        if occupant != 0:
-            state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
-            entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
-        state[S_BOARD + target] = state[S_BOARD + square]
-        state[S_BOARD + square] = 0
-        if square == state[S_HOME + player]:
+        if kind < 0:
+            state[S_PENDING] = action
+        else:
+            placed = state[S_PLACED]
+            owner = placed // PIECES
+            side = 0 if action - FACE_OUTCOME == kind else 1
+            square = placed - owner * PIECES + (0 if owner == 0 else 3 * (rows - 3))  # start_square
+            state[S_BOARD + square] = make_cell(owner, kind, side, 0)
+            state[S_PENDING] = -1
+            state[S_PLACED] = placed + 1
+            if placed + 1 == 2 * PIECES:
+                player = 0
+    else:
+        square = action // ACTIONS_PER_SQUARE
+        k = action % ACTIONS_PER_SQUARE
+        target = square + STEP[player, k % WAND] if k != FLIP else square
+        entry = action
+        if k < FLIP:
+            occupant = state[S_BOARD + target]
+            if occupant != 0:
+                state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
+                entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
+            state[S_BOARD + target] = state[S_BOARD + square]
+            state[S_BOARD + square] = 0
+        elif k == FLIP:
+            state[S_BOARD + square] = (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT
+        # The wand moves with a wand move, and with the home piece's step.
+        wand_moved = k > FLIP or (k < FLIP and square == state[S_HOME + player])
+        if wand_moved:
             state[S_HOME + player] = target
-            wand_moved = True
-        state[S_FLIPS] = 0
-    elif k == FLIP:
-        state[S_BOARD + square] = (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT
-        state[S_FLIPS] += 1
-    else:
-        state[S_HOME + player] = neighbour(rows, square, k - WAND, player)
-        wand_moved = True
-        state[S_FLIPS] = 0
-    moves = state[S_MOVES]
-    state[cfg[C_HISTORY] + moves] = entry
-    state[S_MOVES] = moves + 1
-    if wand_moved and state[S_HOME + player] // 3 == (rows - 1 if player == 0 else 0):
-        _finish(cfg, state, player, END_WAND)
-    elif moves + 1 >= cfg[C_MAX_MOVES]:
-        _finish(cfg, state, -1, END_CAP)
-    elif not has_action(cfg, state, 1 - player):
-        _finish(cfg, state, player, END_STUCK)
-    else:
-        state[S_PLAYER] = 1 - player
+        flips = state[S_FLIPS] + 1 if k == FLIP else 0
+        state[S_FLIPS] = flips
+        moves = state[S_MOVES]
+        state[history + moves] = entry
+        state[S_MOVES] = moves + 1
+        # The end checks, in the order of ruling 12.
+        winner, why = -1, END_NONE
+        if wand_moved and target // 3 == (rows - 1 if player == 0 else 0):
+            winner, why = player, END_WAND
+        elif moves + 1 >= max_moves:
+            why = END_CAP
+        elif flips >= 3 and not _any_action(squares, state, 1 - player, _flip_barred(history, state)):
+            # Fewer flips in a row bar no flip of the opponent's home piece: the run
+            # alternates between the players' own pieces and ends with this player's,
+            # so a suffix that flips that piece an odd number of times and every
+            # other piece an even number of times holds at least three flips.
+            winner, why = player, END_STUCK
+        state[S_WINNER] = winner
+        state[S_END] = why
+        player = 1 - player if why == END_NONE else TERMINAL
+    state[S_PLAYER] = player
 
 
 @nb.njit(cache=True)
