@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range, one_of
 from ...core.rng import sample_index, uniform
@@ -282,9 +281,24 @@ def _flip_barred(history, state):
 # Rows need no mask: a step off either end of the board leaves the shifted board.
 
 STEP = np.array([[3, 2, 4, -1, 1], [-3, -4, -2, -1, 1]], np.int64)
+# De Bruijn lookup for the index of a board's lowest set bit. (numba's own
+# trailing_zeros intrinsic does not pickle the same way in every process, which
+# would keep numba's disk cache from finding the helpers that call it.)
+_DEBRUIJN = 0x03F79D71B4CB0A89
+_DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _bit in range(64):
+    _DEBRUIJN_INDEX[(((1 << _bit) * _DEBRUIJN) & 0xFFFFFFFFFFFFFFFF) >> 58] = _bit
+DEBRUIJN = np.uint64(_DEBRUIJN)
 COLUMN_A = sum(1 << sq for sq in range(0, 45, 3))
 NOT_COLUMN_A = ~COLUMN_A
 NOT_COLUMN_C = ~(COLUMN_A << 2)
+
+
+@nb.njit(cache=True, inline="always")
+def lowest_square(board):
+    """Index of the lowest set bit of a non-zero board."""
+    lowest = np.uint64(board & -board)
+    return _DEBRUIJN_INDEX[(lowest * DEBRUIJN) >> np.uint64(58)]
 
 
 @nb.njit(cache=True, inline="always")
@@ -385,7 +399,7 @@ def legal_mask(cfg, state, mask):
     # Only squares with a legal action get written: every other entry stays False.
     left = (forward | diagonal_a | diagonal_c | side_a | side_c | flip) & live
     while left != 0:
-        square = trailing_zeros(left)
+        square = lowest_square(left)
         base = square * ACTIONS_PER_SQUARE
         mask[base] = (forward >> square) & 1
         mask[base + 1] = (diagonal_a >> square) & 1
