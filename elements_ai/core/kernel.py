@@ -153,6 +153,25 @@ class Kernel:
     perfect_information: bool = False
     deterministic: bool = False
 
+    @classmethod
+    def from_rules(cls, rules, **info: Any) -> Kernel:
+        """The kernel whose functions (and ``PARAMS``, ``configure``) a rules module defines.
+
+        ``info`` gives the rest: ``short_name``, ``long_name``, ``min_num_players``,
+        ``max_num_players`` and any optional field. ``resample`` and ``heuristic``
+        are taken when the module defines them.
+
+        >>> from elements_ai.games.elements import rules
+        >>> Kernel.from_rules(rules, short_name="elements", long_name="Elements (2016)",
+        ...                   min_num_players=2, max_num_players=2).heuristic is rules.heuristic
+        True
+        """
+        functions = {name: getattr(rules, name) for name in _RULES_FUNCTIONS}
+        for name in ("resample", "heuristic"):
+            if hasattr(rules, name):
+                functions[name] = getattr(rules, name)
+        return cls(params=rules.PARAMS, configure=rules.configure, **functions, **info)
+
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
         """Full parameter dict (defaults filled in) after checking names, types and ranges.
 
@@ -179,6 +198,22 @@ class Kernel:
                 )
             out[name] = value
         return out
+
+
+_RULES_FUNCTIONS = (
+    "init",
+    "current_player",
+    "legal_mask",
+    "chance_outcomes",
+    "apply",
+    "returns",
+    "encode_observation",
+    "encode_information_state",
+    "action_to_string",
+    "state_to_string",
+    "observation_string",
+    "information_state_string",
+)
 
 
 def _coerce(game: str, name: str, value: Any, kind: type) -> ParamValue:
