@@ -1,6 +1,9 @@
 """The shared core: specialised helpers stay apart per game and load from disk."""
 
+import doctest
+import importlib
 import os
+import pkgutil
 import subprocess
 import sys
 
@@ -48,3 +51,15 @@ def test_a_second_process_loads_every_helper_from_the_disk_cache(tmp_path):
     saved = [line for line in log.splitlines() if "data saved" in line]
     assert not saved, "compiled again instead of loading:\n" + "\n".join(saved[:10])
     assert "data loaded" in log
+
+
+def test_docstring_examples_run():
+    modules = [info.name for info in pkgutil.walk_packages(elements_ai.__path__, "elements_ai.")]
+    failed, attempted = [], 0
+    for name in ["elements_ai", *modules]:
+        result = doctest.testmod(importlib.import_module(name))
+        attempted += result.attempted
+        if result.failed:
+            failed.append(name)
+    assert not failed, f"docstring examples fail in {failed}"
+    assert attempted >= 20

@@ -31,7 +31,7 @@ class VecEnv:
     (4, 10)
     >>> env.step(env.sample_actions())
     >>> env.observation().shape
-    (4, 75)
+    (4, 102)
     """
 
     def __init__(
