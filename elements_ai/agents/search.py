@@ -53,7 +53,7 @@ import types
 import numba as nb
 import numpy as np
 
-from ..core.jit import owned_by, sample_index_bool, stamp, stamp_modules
+from ..core.jit import kernel_functions, owned_by, sample_index_bool, stamp, stamp_modules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 
@@ -186,15 +186,9 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
     ``random_rollout`` and ``playout``.
     """
     hooks = tuple(fn for fn in (prior, leaf_value) if fn is not None)
-    rules = (
-        kernel.init,
-        kernel.current_player,
-        kernel.legal_mask,
-        kernel.chance_outcomes,
-        kernel.apply,
-        kernel.returns,
-    ) + ((kernel.resample,) if kernel.resample is not None else ())
-    tag = kernel.short_name + ".search." + stamp_modules(rules + hooks + (uniform_prior, sample_index_bool))
+    tag = kernel.short_name + ".search." + stamp_modules(
+        kernel_functions(kernel) + hooks + (uniform_prior, sample_index_bool)
+    )
     for fn in hooks:
         stamp(fn, tag)
 

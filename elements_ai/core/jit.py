@@ -114,7 +114,9 @@ def owned_by(owner: str):
     return rename
 
 
-def _kernel_functions(kernel: Kernel) -> tuple:
+def kernel_functions(kernel: Kernel) -> tuple:
+    """Every jitted function of a kernel (the optional ones where it has them)."""
+    optional = tuple(fn for fn in (kernel.resample, kernel.heuristic) if fn is not None)
     return (
         kernel.init,
         kernel.current_player,
@@ -124,14 +126,14 @@ def _kernel_functions(kernel: Kernel) -> tuple:
         kernel.returns,
         kernel.encode_observation,
         kernel.encode_information_state,
-    )
+    ) + optional
 
 
 @functools.cache
 def specialize(kernel: Kernel) -> types.SimpleNamespace:
     """The compiled shared helpers for one game (see the module docstring)."""
     own = owned_by(kernel.short_name)
-    tag = kernel.short_name + "." + stamp_modules(_kernel_functions(kernel) + (sample_index_bool,))
+    tag = kernel.short_name + "." + stamp_modules(kernel_functions(kernel) + (sample_index_bool,))
 
     init = kernel.init
     current_player = kernel.current_player
