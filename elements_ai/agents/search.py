@@ -53,7 +53,7 @@ import types
 import numba as nb
 import numpy as np
 
-from ..core.jit import kernel_functions, owned_by, sample_index_bool, stamp, stamp_modules
+from ..core.jit import kernel_functions, legal_samplers, owned_by, stamp, stamp_modules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 
@@ -135,7 +135,7 @@ def root_stats(ti, tf, player, counts, values):
 
 def _make_random_rollout(kernel):
     current_player = kernel.current_player
-    legal_mask = kernel.legal_mask
+    sample_fresh = legal_samplers(kernel).sample_fresh
     chance_outcomes = kernel.chance_outcomes
     apply = kernel.apply
     returns = kernel.returns
@@ -151,8 +151,7 @@ def _make_random_rollout(kernel):
                 chance_outcomes(cfg, state, probs)
                 action = sample_index(probs, probs.shape[0], uniform(rng, 0))
             else:
-                legal_mask(cfg, state, mask)
-                action = sample_index_bool(mask, uniform(rng, 0))
+                action = sample_fresh(cfg, state, mask, uniform(rng, 0))
             apply(cfg, state, action)
             player = current_player(cfg, state)
         returns(cfg, state, out)
@@ -187,7 +186,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
     """
     hooks = tuple(fn for fn in (prior, leaf_value) if fn is not None)
     tag = kernel.short_name + ".search." + stamp_modules(
-        kernel_functions(kernel) + hooks + (uniform_prior, sample_index_bool)
+        kernel_functions(kernel) + hooks + (uniform_prior,)
     )
     for fn in hooks:
         stamp(fn, tag)

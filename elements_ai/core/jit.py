@@ -116,7 +116,7 @@ def owned_by(owner: str):
 
 def kernel_functions(kernel: Kernel) -> tuple:
     """Every jitted function of a kernel (the optional ones where it has them)."""
-    optional = tuple(fn for fn in (kernel.resample, kernel.heuristic) if fn is not None)
+    optional = tuple(fn for fn in (kernel.sample_legal, kernel.resample, kernel.heuristic) if fn is not None)
     return (
         kernel.init,
         kernel.current_player,
@@ -130,10 +130,54 @@ def kernel_functions(kernel: Kernel) -> tuple:
 
 
 @functools.cache
+def legal_samplers(kernel: Kernel) -> types.SimpleNamespace:
+    """Uniformly random legal actions, through the kernel's ``sample_legal`` if it has one.
+
+    ``sample_fresh(cfg, state, mask, u)`` draws for the player to move in ``state``
+    (``mask`` is scratch); ``sample_cached(cfg, state, mask, u)`` may instead read
+    ``mask``, which must hold the legal mask of ``state``. Without the kernel hook
+    both take the ``int(u * n)``-th True entry of the mask.
+    """
+    own = owned_by(kernel.short_name)
+    tag = kernel.short_name + ".sample." + stamp_modules(kernel_functions(kernel) + (sample_index_bool,))
+    legal_mask = kernel.legal_mask
+    sample_legal = kernel.sample_legal
+
+    if sample_legal is not None:
+
+        @nb.njit(cache=True, inline="always")
+        @own
+        def sample_fresh(cfg, state, mask, u):
+            return sample_legal(cfg, state, u)
+
+        sample_cached = sample_fresh
+
+    else:
+
+        @nb.njit(cache=True, inline="always")
+        @own
+        def sample_fresh(cfg, state, mask, u):
+            legal_mask(cfg, state, mask)
+            return sample_index_bool(mask, u)
+
+        @nb.njit(cache=True, inline="always")
+        @own
+        def sample_cached(cfg, state, mask, u):
+            return sample_index_bool(mask, u)
+
+    for fn in (sample_fresh, sample_cached):
+        stamp(fn, tag)
+    return types.SimpleNamespace(sample_fresh=sample_fresh, sample_cached=sample_cached)
+
+
+@functools.cache
 def specialize(kernel: Kernel) -> types.SimpleNamespace:
     """The compiled shared helpers for one game (see the module docstring)."""
     own = owned_by(kernel.short_name)
     tag = kernel.short_name + "." + stamp_modules(kernel_functions(kernel) + (sample_index_bool,))
+    samplers = legal_samplers(kernel)
+    sample_fresh = samplers.sample_fresh
+    sample_cached = samplers.sample_cached
 
     init = kernel.init
     current_player = kernel.current_player
@@ -270,12 +314,12 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
 
     @nb.njit(cache=True, parallel=True)
     @own
-    def batch_sample_actions(masks, chance_probs, players, rng, out):
+    def batch_sample_actions(cfg, states, masks, chance_probs, players, rng, out):
         """A uniformly random legal action per env (a chance outcome at chance nodes)."""
         for i in nb.prange(masks.shape[0]):
             player = players[i]
             if player >= 0:
-                out[i] = sample_index_bool(masks[i], uniform(rng, i))
+                out[i] = sample_cached(cfg, states[i], masks[i], uniform(rng, i))
             elif player == CHANCE:
                 out[i] = sample_index(chance_probs[i], chance_probs.shape[1], uniform(rng, i))
             else:
@@ -316,8 +360,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
                     chance_outcomes(cfg, state, probs)
                     action = sample_index(probs, num_chance, uniform(rng, g))
                 else:
-                    legal_mask(cfg, state, mask)
-                    action = sample_index_bool(mask, uniform(rng, g))
+                    action = sample_fresh(cfg, state, mask, uniform(rng, g))
                     steps += 1
                 apply(cfg, state, action)
                 player = current_player(cfg, state)

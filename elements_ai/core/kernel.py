@@ -22,6 +22,16 @@ Plain Python functions (strings are for people, not for speed)::
     observation_string(cfg, state, player) -> str
     information_state_string(cfg, state, player) -> str
 
+Optional jitted function, for games with many actions::
+
+    sample_legal(cfg, state, u) -> action
+        # with ``n`` legal actions for the player to move, the ``int(u * n)``-th of
+        # them (``0 <= u < 1``) in an order of the kernel's choosing that depends on
+        # the state alone, so a uniform ``u`` draws a uniformly random legal action.
+        # Random playouts, rollouts and the vector face's sampler use it instead
+        # of scanning the legal mask, which costs more than the move itself when
+        # the action space is large and few actions are legal.
+
 Optional jitted function, used by information-set search (IS-MCTS)::
 
     resample(cfg, state, player, rng, out)
@@ -145,6 +155,7 @@ class Kernel:
     state_to_string: Callable[..., str]
     observation_string: Callable[..., str]
     information_state_string: Callable[..., str]
+    sample_legal: Callable | None = None
     resample: Callable | None = None
     heuristic: Callable | None = None
     state_dtype: type = np.int16
@@ -158,8 +169,8 @@ class Kernel:
         """The kernel whose functions (and ``PARAMS``, ``configure``) a rules module defines.
 
         ``info`` gives the rest: ``short_name``, ``long_name``, ``min_num_players``,
-        ``max_num_players`` and any optional field. ``resample`` and ``heuristic``
-        are taken when the module defines them.
+        ``max_num_players`` and any optional field. ``sample_legal``, ``resample``
+        and ``heuristic`` are taken when the module defines them.
 
         >>> from elements_ai.games.elements import rules
         >>> Kernel.from_rules(rules, short_name="elements", long_name="Elements (2016)",
@@ -167,7 +178,7 @@ class Kernel:
         True
         """
         functions = {name: getattr(rules, name) for name in _RULES_FUNCTIONS}
-        for name in ("resample", "heuristic"):
+        for name in ("sample_legal", "resample", "heuristic"):
             if hasattr(rules, name):
                 functions[name] = getattr(rules, name)
         return cls(params=rules.PARAMS, configure=rules.configure, **functions, **info)

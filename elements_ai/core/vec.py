@@ -106,7 +106,9 @@ class VecEnv:
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per env (a sampled outcome at chance nodes)."""
         out = np.zeros(self.num_envs, np.int64)
-        self._jit.batch_sample_actions(self.legal_mask, self.chance_probs, self.current_player, self._rng, out)
+        self._jit.batch_sample_actions(
+            self._cfg, self.states, self.legal_mask, self.chance_probs, self.current_player, self._rng, out
+        )
         return out
 
     def observation(self, player: int | None = None) -> np.ndarray:

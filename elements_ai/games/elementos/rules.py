@@ -30,6 +30,8 @@ State (int16)::
     S_END           why the game ended: END_NONE, END_WAND, END_STUCK, END_CAP
     S_HOME + p      square of player p's home piece (the one carrying the wand)
     S_CAPTURED + 3p + k   player p's pieces of kind k taken by the opponent
+    S_BITS + 3b + w the board b (OCC_0, OCC_1, WOOD_UP, WATER_UP) as 3 words of 15
+                    bits; see "move generation on bitboards"
     S_BOARD + sq    the piece on square sq as a cell (below); 0 when empty
     S_HISTORY + i   the i-th player action, plus CAPTURE_UNIT * (kind + 1) when it
                     took a piece of that kind (turns alternate from player 0)
@@ -42,8 +44,9 @@ wand's square is ``S_HOME + p``.
 Rule 8 (equilibrium) needs every position since the last non-flip action. Those are
 kept exactly by the trailing ``S_FLIPS`` entries of the history; see ``flip_barred``.
 
-Legal actions are found on bitboards (one int64 per set of squares) built in one pass
-over the cells; see "move generation on bitboards" below.
+Legal actions are found on bitboards (one int64 per set of squares) that the state
+keeps beside the cells, updated with every change of a cell; see "move generation on
+bitboards" below.
 """
 
 from __future__ import annotations
@@ -84,7 +87,12 @@ MAX_MOVES_LIMIT = 10000  # S_MOVES is an int16 and the history is stored in the 
 C_ROWS, C_SQUARES, C_MAX_MOVES, C_STANDARD, C_HISTORY, C_SIZE = 0, 1, 2, 3, 4, 5
 
 S_PLAYER, S_PLACED, S_PENDING, S_MOVES, S_FLIPS, S_WINNER, S_END = 0, 1, 2, 3, 4, 5, 6
-S_HOME, S_CAPTURED, S_BOARD = 7, 9, 15
+S_HOME, S_CAPTURED, S_BITS, S_BOARD = 7, 9, 15, 27
+# The boards kept in the state: the squares of player 0's pieces, of player 1's, and
+# of the pieces showing wood and showing water (fire: occupied and neither).
+OCC_0, OCC_1, WOOD_UP, WATER_UP = 0, 1, 2, 3
+WORD_BITS = 15  # 3 x 15 = 45 squares, the largest board; a word stays a positive int16
+WORD_MASK = (1 << WORD_BITS) - 1
 
 # Standard setup of player 0 on a1, b1, c1, a2, ... as (kind, side): three of each
 # symbol face up. Player 1's is the same turned 180 degrees.
@@ -224,17 +232,17 @@ def init(cfg, state):
     if cfg[C_STANDARD] == 1:
         for j in range(PIECES):
             kind, side = STANDARD[j, 0], STANDARD[j, 1]
-            state[S_BOARD + j] = make_cell(0, kind, side, 1)
+            set_cell(state, j, make_cell(0, kind, side, 1))
             # Turned 180 degrees: column c -> 2 - c, row r -> rows + 1 - r.
             mirrored = 3 * (rows - 1 - j // 3) + 2 - j % 3
-            state[S_BOARD + mirrored] = make_cell(1, kind, side, 1)
+            set_cell(state, mirrored, make_cell(1, kind, side, 1))
         state[S_PLACED] = 2 * PIECES
         state[S_PLAYER] = 0
     else:
         state[S_PLAYER] = CHANCE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def current_player(cfg, state):
     return state[S_PLAYER]
 
@@ -281,62 +289,82 @@ def _flip_barred(history, state):
 # Rows need no mask: a step off either end of the board leaves the shifted board.
 
 STEP = np.array([[3, 2, 4, -1, 1], [-3, -4, -2, -1, 1]], np.int64)
-# De Bruijn lookup for the index of a board's lowest set bit. (numba's own
-# trailing_zeros intrinsic does not pickle the same way in every process, which
-# would keep numba's disk cache from finding the helpers that call it.)
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_DEBRUIJN_INDEX = np.zeros(64, np.int64)
-for _bit in range(64):
-    _DEBRUIJN_INDEX[(((1 << _bit) * _DEBRUIJN) & 0xFFFFFFFFFFFFFFFF) >> 58] = _bit
-DEBRUIJN = np.uint64(_DEBRUIJN)
 COLUMN_A = sum(1 << sq for sq in range(0, 45, 3))
 NOT_COLUMN_A = ~COLUMN_A
 NOT_COLUMN_C = ~(COLUMN_A << 2)
 
 
 @nb.njit(cache=True, inline="always")
+def popcount(board):
+    """Number of set bits. LLVM compiles this loop to one popcnt instruction (numba's
+    own intrinsic would keep the disk cache from finding the helpers that call it)."""
+    count = 0
+    while board != 0:
+        board &= board - 1
+        count += 1
+    return count
+
+
+@nb.njit(cache=True, inline="always")
 def lowest_square(board):
     """Index of the lowest set bit of a non-zero board."""
-    lowest = np.uint64(board & -board)
-    return _DEBRUIJN_INDEX[(lowest * DEBRUIJN) >> np.uint64(58)]
+    return popcount((board & -board) - 1)
 
 
 @nb.njit(cache=True, inline="always")
-def _boards(squares, state, player):
-    """Bitboards of ``player``'s pieces, the opponent's, and of the pieces showing
-    wood and water (fire: occupied and neither), from one pass over the cells.
-
-    The pass covers 32 or 48 entries whenever the state is that long, past the
-    board into the history (masked off after): a loop of fixed length compiles to
-    fewer, wider steps than one of ``squares`` steps.
-    """
-    if squares <= 32 and state.shape[0] >= S_BOARD + 32:
-        own, other, wood, water = _cells_to_boards(state, 32, player)
-    elif state.shape[0] >= S_BOARD + 48:
-        own, other, wood, water = _cells_to_boards(state, 48, player)
-    else:
-        own, other, wood, water = _cells_to_boards(state, squares, player)
-    board = (np.int64(1) << squares) - 1
-    return own & board, other & board, wood & board, water & board
+def read_board(state, board):
+    """The bitboard ``board`` (OCC_0, OCC_1, WOOD_UP or WATER_UP) of ``state``."""
+    at = S_BITS + 3 * board
+    return np.int64(state[at]) | (np.int64(state[at + 1]) << WORD_BITS) | (np.int64(state[at + 2]) << 2 * WORD_BITS)
 
 
 @nb.njit(cache=True, inline="always")
-def _cells_to_boards(state, count, player):
-    own_code = 1 + 2 * player  # OCCUPIED | owner << 1
-    other_code = 3 - 2 * player
-    own = np.int64(0)
-    other = np.int64(0)
-    wood = np.int64(0)
-    water = np.int64(0)
-    for square in range(count):
-        cell = np.int64(state[S_BOARD + square])
-        low = cell & 3
-        up = ((cell >> 2) & 3) + ((cell >> 4) & 1)  # kind + side: 3 is fire again
-        own |= np.int64(low == own_code) << square
-        other |= np.int64(low == other_code) << square
-        wood |= np.int64(up == WOOD) << square
-        water |= np.int64(up == WATER) << square
-    return own, other, wood, water
+def _toggle_board(state, board, squares):
+    at = S_BITS + 3 * board
+    state[at] ^= squares & WORD_MASK
+    state[at + 1] ^= (squares >> WORD_BITS) & WORD_MASK
+    state[at + 2] ^= (squares >> 2 * WORD_BITS) & WORD_MASK
+
+
+@nb.njit(cache=True, inline="always")
+def _cell_boards(cell, bit):
+    """``bit`` (a square's board bit) in each board the cell belongs to, else 0."""
+    occupied = np.int64(cell & 1)
+    owner = (cell >> 1) & 1
+    up = ((cell >> 2) & 3) + ((cell >> 4) & 1)  # kind + side: 3 is fire again
+    return (
+        bit * (occupied & (owner == 0)),
+        bit * (occupied & (owner == 1)),
+        bit * (occupied & (up == WOOD)),
+        bit * (occupied & (up == WATER)),
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def set_cell(state, square, cell):
+    """Puts ``cell`` on ``square`` and keeps the boards in step. Every change of a
+    cell goes through here (or ``rebuild_boards`` after the cells were written)."""
+    bit = np.int64(1) << square
+    old_0, old_1, old_wood, old_water = _cell_boards(np.int64(state[S_BOARD + square]), bit)
+    new_0, new_1, new_wood, new_water = _cell_boards(np.int64(cell), bit)
+    _toggle_board(state, OCC_0, old_0 ^ new_0)
+    _toggle_board(state, OCC_1, old_1 ^ new_1)
+    _toggle_board(state, WOOD_UP, old_wood ^ new_wood)
+    _toggle_board(state, WATER_UP, old_water ^ new_water)
+    state[S_BOARD + square] = cell
+
+
+@nb.njit(cache=True)
+def rebuild_boards(cfg, state):
+    """Recomputes the boards from the cells (for positions written cell by cell)."""
+    for at in range(S_BITS, S_BITS + 12):
+        state[at] = 0
+    for square in range(cfg[C_SQUARES]):
+        occ_0, occ_1, wood, water = _cell_boards(np.int64(state[S_BOARD + square]), np.int64(1) << square)
+        _toggle_board(state, OCC_0, occ_0)
+        _toggle_board(state, OCC_1, occ_1)
+        _toggle_board(state, WOOD_UP, wood)
+        _toggle_board(state, WATER_UP, water)
 
 
 @nb.njit(cache=True, inline="always")
@@ -353,7 +381,8 @@ def _legal_boards(squares, state, player, barred):
     sideways towards c, flip, wand), the moves including the home piece's step; bit
     d of ``wand`` is the wand move in direction d. ``barred``: see ``flip_barred``.
     """
-    own, other, wood, water = _boards(squares, state, player)
+    own, other = read_board(state, OCC_0 + player), read_board(state, OCC_1 - player)
+    wood, water = read_board(state, WOOD_UP), read_board(state, WATER_UP)
     empty = ((np.int64(1) << squares) - 1) & ~(own | other)
     fire = (own | other) & ~(wood | water)
     home_square = state[S_HOME + player]
@@ -385,7 +414,7 @@ def _legal_boards(squares, state, player, barred):
     return forward, diagonal_a, diagonal_c, side_a, side_c, own & ~barred, wand
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def legal_mask(cfg, state, mask):
     for action in range(mask.shape[0]):
         mask[action] = False
@@ -412,6 +441,46 @@ def legal_mask(cfg, state, mask):
     wand &= live
     for direction in range(5):
         mask[base + direction] = (wand >> direction) & 1
+
+
+@nb.njit(cache=True, inline="always")
+def _nth_square(board, n):
+    """The square of the ``n``-th (from 0) set bit of ``board``."""
+    for _ in range(n):
+        board &= board - 1
+    return lowest_square(board)
+
+
+@nb.njit(cache=True, inline="always")
+def sample_legal(cfg, state, u):
+    """The ``int(u * count)``-th legal action, counted board by board (forward moves
+    by square, then diagonal towards a, ..., flips, wand moves by direction)."""
+    player = max(state[S_PLAYER], 0)
+    barred = flip_barred(cfg, state)
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg[C_SQUARES], state, player, barred)
+    c0 = popcount(forward)
+    c1 = c0 + popcount(diagonal_a)
+    c2 = c1 + popcount(diagonal_c)
+    c3 = c2 + popcount(side_a)
+    c4 = c3 + popcount(side_c)
+    c5 = c4 + popcount(flip)
+    c6 = c5 + popcount(wand)
+    n = int(u * c6)
+    # The board holding the n-th action and the offset of its action id in a square.
+    board, kind, first = forward, 0, 0
+    if n >= c0:
+        board, kind, first = diagonal_a, 1, c0
+    if n >= c1:
+        board, kind, first = diagonal_c, 2, c1
+    if n >= c2:
+        board, kind, first = side_a, 3, c2
+    if n >= c3:
+        board, kind, first = side_c, 4, c3
+    if n >= c4:
+        board, kind, first = flip, FLIP, c4
+    if n >= c5:
+        return state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND + _nth_square(wand, n - c5)
+    return _nth_square(board, n - first) * ACTIONS_PER_SQUARE + kind
 
 
 @nb.njit(cache=True)
@@ -463,7 +532,7 @@ def chance_outcomes(cfg, state, probs):
     probs[2] = left_2 / total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def apply(cfg, state, action):
     rows, squares, history, max_moves = cfg[C_ROWS], cfg[C_SQUARES], cfg[C_HISTORY], cfg[C_MAX_MOVES]
     player = state[S_PLAYER]
@@ -476,7 +545,7 @@ def apply(cfg, state, action):
             owner = placed // PIECES
             side = 0 if action - FACE_OUTCOME == kind else 1
             square = placed - owner * PIECES + (0 if owner == 0 else 3 * (rows - 3))  # start_square
-            state[S_BOARD + square] = make_cell(owner, kind, side, 0)
+            set_cell(state, square, make_cell(owner, kind, side, 0))
             state[S_PENDING] = -1
             state[S_PLACED] = placed + 1
             if placed + 1 == 2 * PIECES:
@@ -491,10 +560,10 @@ def apply(cfg, state, action):
             if occupant != 0:
                 state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
                 entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
-            state[S_BOARD + target] = state[S_BOARD + square]
-            state[S_BOARD + square] = 0
+            set_cell(state, target, state[S_BOARD + square])
+            set_cell(state, square, 0)
         elif k == FLIP:
-            state[S_BOARD + square] = (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT
+            set_cell(state, square, (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT)
         # The wand moves with a wand move, and with the home piece's step.
         wand_moved = k > FLIP or (k < FLIP and square == state[S_HOME + player])
         if wand_moved:
@@ -522,7 +591,7 @@ def apply(cfg, state, action):
     state[S_PLAYER] = player
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def returns(cfg, state, out):
     out[:] = 0.0
     winner = state[S_WINNER]
@@ -621,7 +690,8 @@ def resample(cfg, state, player, rng, out):
     chosen[0] = pick // n1
     if pend_choices == 3:
         out[S_PENDING] = q
-    # Within each face group, a uniform subset of x_u pieces lies on side 0.
+    # Within each face group, a uniform subset of x_u pieces lies on side 0. Owners
+    # and face-up symbols stay, so the boards stay right without ``set_cell``.
     need = chosen.copy()
     remaining = hidden.copy()
     for square in range(squares):
