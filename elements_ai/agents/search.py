@@ -53,6 +53,7 @@ import types
 import numba as nb
 import numpy as np
 
+from ..core.arrays import copy, fill
 from ..core.jit import kernel_functions, legal_samplers, owned_by, stamp, stamp_modules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
@@ -85,7 +86,7 @@ def uniform_prior(cfg, state, mask, out):
 @nb.njit(cache=True)
 def copy_resample(cfg, state, player, rng, out):
     """The identity determinization, for games where every player sees everything."""
-    out[:] = state[:]
+    copy(out, state)
 
 
 @nb.njit(cache=True, inline="always")
@@ -102,7 +103,7 @@ def _add_child(ti, tf, meta, parent, key, prior):
     ti[n, T_AVAIL] = 0
     ti[n, T_NLEGAL] = -1
     ti[n, T_NCHILD] = 0
-    tf[n, :] = 0.0
+    fill(tf[n], 0.0)
     tf[n, tf.shape[1] - 1] = prior
     ti[parent, T_FIRST] = n
     ti[parent, T_NCHILD] += 1
@@ -113,12 +114,12 @@ def _add_child(ti, tf, meta, parent, key, prior):
 def reset_tree(ti, tf, meta):
     """Leaves only the root (node 0) in the tree."""
     meta[0] = 1
-    ti[0, :] = 0
+    fill(ti[0], 0)
     ti[0, T_FIRST] = -1
     ti[0, T_SIBLING] = -1
     ti[0, T_KEY] = -1
     ti[0, T_NLEGAL] = -1
-    tf[0, :] = 0.0
+    fill(tf[0], 0.0)
 
 
 @nb.njit(cache=True)
@@ -167,7 +168,7 @@ def _make_random_rollout(kernel):
         total = np.zeros(out.shape[0])
         for r in range(rollouts):
             if r > 0:
-                state[:] = start
+                copy(state, start)
             playout(cfg, state, rng, mask, probs, out)
             total += out
         for p in range(out.shape[0]):
@@ -249,7 +250,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
             if mode == RESAMPLE:
                 resample(cfg, root, player, rng, work)
             else:
-                work[:] = root
+                copy(work, root)
             node = 0
             depth = 0
             path[0] = 0

@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 from numba.core.registry import CPUDispatcher as Dispatcher
 
+from .arrays import fill
 from .kernel import CHANCE, TERMINAL, Kernel
 from .rng import sample_index, seed_streams, uniform
 
@@ -252,11 +253,11 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         if player >= 0:
             legal_mask(cfg, state, masks[i])
         else:
-            masks[i, :] = False
+            fill(masks[i], False)
         if player == CHANCE:
             chance_outcomes(cfg, state, chance_probs[i])
         else:
-            chance_probs[i, :] = 0.0
+            fill(chance_probs[i], 0.0)
         returns(cfg, state, rets[i])
 
     @nb.njit(cache=True, parallel=True)
@@ -329,7 +330,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
     @own
     def batch_encode_observation(cfg, states, players, out):
         for i in nb.prange(states.shape[0]):
-            out[i, :] = 0.0
+            fill(out[i], 0.0)
             if players[i] >= 0:
                 encode_observation(cfg, states[i], players[i], out[i])
 
@@ -337,7 +338,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
     @own
     def batch_encode_information_state(cfg, states, players, out):
         for i in nb.prange(states.shape[0]):
-            out[i, :] = 0.0
+            fill(out[i], 0.0)
             if players[i] >= 0:
                 encode_information_state(cfg, states[i], players[i], out[i])
 

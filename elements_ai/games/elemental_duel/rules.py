@@ -43,6 +43,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ...core.arrays import copy, fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range
 from ...core.rng import uniform
 
@@ -202,7 +203,7 @@ def type_winner(state, kind_type):
 
 @nb.njit(cache=True)
 def init(cfg, state):
-    state[:] = 0
+    fill(state, 0)
     state[S_PLAYER] = CHANCE
     state[S_FIRST] = -1
     state[S_ATTACKER] = -1
@@ -225,7 +226,7 @@ def current_player(cfg, state):
 
 @nb.njit(cache=True)
 def legal_mask(cfg, state, mask):
-    mask[:] = False
+    fill(mask, False)
     player = state[S_PLAYER]
     if player < 0:
         return
@@ -243,7 +244,7 @@ def legal_mask(cfg, state, mask):
 
 @nb.njit(cache=True)
 def chance_outcomes(cfg, state, probs):
-    probs[:] = 0.0
+    fill(probs, 0.0)
     if state[S_PLAYER] != CHANCE:
         return
     if state[S_FIRST] < 0:
@@ -372,7 +373,7 @@ def apply(cfg, state, action):
 
 @nb.njit(cache=True)
 def returns(cfg, state, out):
-    out[:] = 0.0
+    fill(out, 0.0)
     result = state[S_RESULT]
     if state[S_PLAYER] != TERMINAL or result == DRAW:
         return
@@ -410,7 +411,7 @@ def resample(cfg, state, player, rng, out):
     draws are independent, since a hidden card that went back to hand changes
     nothing anyone sees. The undrawn territories stay undrawn (future chance).
     """
-    out[:] = state[:]
+    copy(out, state)
     other = 1 - player
     first = state[S_FIRST]
     hand = np.ones(NUM_CARDS, np.int64)  # the opponent's cards before duel i
@@ -543,7 +544,7 @@ def heuristic(cfg, state, player, rng):
 
 @nb.njit(cache=True)
 def encode_observation(cfg, state, player, out):
-    out[:] = 0.0
+    fill(out, 0.0)
     other = 1 - player
     out[player] = 1.0
     attacker = state[S_ATTACKER]

@@ -54,6 +54,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ...core.arrays import copy, fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range, one_of
 from ...core.rng import sample_index, uniform
 
@@ -223,7 +224,7 @@ def start_square(cfg, player, j):
 
 @nb.njit(cache=True)
 def init(cfg, state):
-    state[:] = 0
+    fill(state, 0)
     state[S_PENDING] = -1
     state[S_WINNER] = -1
     rows = cfg[C_ROWS]
@@ -593,7 +594,7 @@ def apply(cfg, state, action):
 
 @nb.njit(cache=True, inline="always")
 def returns(cfg, state, out):
-    out[:] = 0.0
+    fill(out, 0.0)
     winner = state[S_WINNER]
     if state[S_PLAYER] != TERMINAL or winner < 0:
         return
@@ -633,7 +634,7 @@ def resample(cfg, state, player, rng, out):
 
     Reads only what ``player`` sees: every hidden field of ``out`` is overwritten.
     """
-    out[:] = state[:]
+    copy(out, state)
     other = 1 - player
     squares = cfg[C_SQUARES]
     placed = state[S_PLACED]
@@ -819,7 +820,7 @@ def heuristic(cfg, state, player, rng):
 
 @nb.njit(cache=True)
 def encode_observation(cfg, state, player, out):
-    out[:] = 0.0
+    fill(out, 0.0)
     n = cfg[C_SQUARES]
     other = 1 - player
     out[player] = 1.0

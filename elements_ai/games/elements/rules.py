@@ -37,6 +37,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ...core.arrays import copy, fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range
 from ...core.rng import sample_index, uniform
 
@@ -141,7 +142,7 @@ def configure(params: dict) -> Config:
 
 # --- rules -----------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _new_round(cfg, state):
     for v in range(NUM_VALUES):
         state[S_DECK + v] = cfg[C_DECK + v]
@@ -155,18 +156,18 @@ def _new_round(cfg, state):
 
 @nb.njit(cache=True)
 def init(cfg, state):
-    state[:] = 0
+    fill(state, 0)
     state[S_START] = -1
     state[S_SCORER] = -1
     _new_round(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def player_sum(state, player):
     """Sum of a player's hand and of the cards in front of them."""
     total = 0
@@ -175,7 +176,7 @@ def player_sum(state, player):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def limit(cfg, state):
     """Sum of the central display."""
     total = 0
@@ -184,36 +185,37 @@ def limit(cfg, state):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def legal_mask(cfg, state, mask):
-    mask[:] = False
+    # One exit and no slices: inlined into loops, numba then counts no references.
+    for a in range(mask.shape[0]):
+        mask[a] = False
     player = state[S_PLAYER]
-    if player < 0:
-        return
-    hand = S_HAND + 6 * player
-    for v in range(NUM_VALUES):
-        mask[v] = state[hand + v] > 0
-    mask[TAKE] = state[S_DISPLAY_LEN] > 0
-    mask[DISCARD] = state[hand + 5] > 0
-    mask[KNOCK] = player_sum(state, player) <= limit(cfg, state)
-    mask[YIELD] = True
+    if player >= 0:
+        hand = S_HAND + 6 * player
+        for v in range(NUM_VALUES):
+            mask[v] = state[hand + v] > 0
+        mask[TAKE] = state[S_DISPLAY_LEN] > 0
+        mask[DISCARD] = state[hand + 5] > 0
+        mask[KNOCK] = player_sum(state, player) <= limit(cfg, state)
+        mask[YIELD] = True
 
 
 @nb.njit(cache=True)
 def chance_outcomes(cfg, state, probs):
-    probs[:] = 0.0
-    if state[S_PLAYER] != CHANCE:
-        return
-    if state[S_START] < 0:
-        probs[0] = 0.5
-        probs[1] = 0.5
-        return
-    left = cfg[C_DECK_SIZE] - state[S_DEALT]
-    for v in range(NUM_VALUES):
-        probs[v] = state[S_DECK + v] / left
+    for outcome in range(probs.shape[0]):
+        probs[outcome] = 0.0
+    if state[S_PLAYER] == CHANCE:
+        if state[S_START] < 0:
+            probs[0] = 0.5
+            probs[1] = 0.5
+        else:
+            left = cfg[C_DECK_SIZE] - state[S_DEALT]
+            for v in range(NUM_VALUES):
+                probs[v] = state[S_DECK + v] / left
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _end_round(cfg, state, scorer, points):
     state[S_SCORE + scorer] += points
     state[S_SCORER] = scorer
@@ -226,63 +228,63 @@ def _end_round(cfg, state, scorer, points):
         _new_round(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _knock_winner(cfg, state, knocker):
     """Opponent over the limit: knocker wins; else the higher sum; a tie loses the knock."""
     other = 1 - knocker
     opponent_sum = player_sum(state, other)
-    if opponent_sum > limit(cfg, state):
-        return knocker
-    return knocker if player_sum(state, knocker) > opponent_sum else other
+    over = opponent_sum > limit(cfg, state)
+    return knocker if over or player_sum(state, knocker) > opponent_sum else other
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def apply(cfg, state, action):
+    # One exit, and only single-exit helpers inlined: numba then keeps no reference
+    # counting inside the loops this is inlined into.
     player = state[S_PLAYER]
     if player == CHANCE:
         if state[S_START] < 0:
             state[S_START] = action
-            return
-        hand = cfg[C_HAND]
-        receiver = 0 if state[S_DEALT] < hand else 1
-        state[S_DECK + action] -= 1
-        state[S_HAND + 6 * receiver + action] += 1
-        state[S_DEAL + 6 * receiver + action] += 1
-        state[S_DEALT] += 1
-        if state[S_DEALT] == 2 * hand:
-            state[S_PLAYER] = state[S_START]
-        return
-    state[cfg[C_HISTORY] + state[S_HISTORY_LEN]] = action
-    state[S_HISTORY_LEN] += 1
-    if action < NUM_VALUES:
-        state[S_HAND + 6 * player + action] -= 1
-        state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]] = action + 1
-        state[S_DISPLAY_LEN] += 1
-    elif action == TAKE:
-        state[S_DISPLAY_LEN] -= 1
-        value = state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]]
-        state[S_FRONT + 6 * player + value - 1] += 1
-    elif action == DISCARD:
-        state[S_HAND + 6 * player + 5] -= 1
-        state[S_DISCARDED + player] += 1
-    elif action == KNOCK:
-        _end_round(cfg, state, _knock_winner(cfg, state, player), 2)
-        return
-    else:  # YIELD
-        _end_round(cfg, state, 1 - player, 1)
-        return
-    state[S_PLAYER] = 1 - player
+        else:
+            hand = cfg[C_HAND]
+            receiver = 0 if state[S_DEALT] < hand else 1
+            state[S_DECK + action] -= 1
+            state[S_HAND + 6 * receiver + action] += 1
+            state[S_DEAL + 6 * receiver + action] += 1
+            state[S_DEALT] += 1
+            if state[S_DEALT] == 2 * hand:
+                state[S_PLAYER] = state[S_START]
+    else:
+        state[cfg[C_HISTORY] + state[S_HISTORY_LEN]] = action
+        state[S_HISTORY_LEN] += 1
+        if action < NUM_VALUES:
+            state[S_HAND + 6 * player + action] -= 1
+            state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]] = action + 1
+            state[S_DISPLAY_LEN] += 1
+        elif action == TAKE:
+            state[S_DISPLAY_LEN] -= 1
+            value = state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]]
+            state[S_FRONT + 6 * player + value - 1] += 1
+        elif action == DISCARD:
+            state[S_HAND + 6 * player + 5] -= 1
+            state[S_DISCARDED + player] += 1
+        if action <= DISCARD:
+            state[S_PLAYER] = 1 - player
+        else:  # a knock or a yield ends the round
+            knock = action == KNOCK
+            scorer = _knock_winner(cfg, state, player) if knock else 1 - player
+            _end_round(cfg, state, scorer, 2 if knock else 1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def returns(cfg, state, out):
-    out[:] = 0.0
-    if state[S_PLAYER] != TERMINAL:
-        return
-    scorer = state[S_SCORER]
-    gain = state[S_POINTS] if cfg[C_SINGLE] == 1 else 1
-    out[scorer] = gain
-    out[1 - scorer] = -gain
+    for p in range(out.shape[0]):
+        out[p] = 0.0
+    if state[S_PLAYER] == TERMINAL:
+        scorer = state[S_SCORER]
+        gain = state[S_POINTS] if cfg[C_SINGLE] == 1 else 1
+        out[scorer] = gain
+        out[1 - scorer] = -gain
 
 
 # --- information-set sampling ------------------------------------------------------
@@ -296,7 +298,7 @@ def resample(cfg, state, player, rng, out):
     undealt/set-aside cards. Play gives no further constraint on the opponent's
     hand, so this is the exact chance posterior.
     """
-    out[:] = state[:]
+    copy(out, state)
     other = 1 - player
     unseen = np.zeros(NUM_VALUES, np.int64)
     for v in range(NUM_VALUES):
@@ -354,7 +356,7 @@ def heuristic(cfg, state, player, rng):
 
 @nb.njit(cache=True)
 def encode_observation(cfg, state, player, out):
-    out[:] = 0.0
+    fill(out, 0.0)
     other = 1 - player
     out[player] = 1.0
     to_move = state[S_PLAYER]
