@@ -183,15 +183,39 @@ def play_one(game_name: str, agent: str, opponent: str, g: int, seed: int) -> fl
     return seat_score(returns, seat)
 
 
-def play_matches(pairings: list[tuple[str, str, str]], num_games: int, seed: int, jobs: int) -> list[float]:
+class Progress:
+    """Prints ``label: done/total games`` to stderr at most every ``every`` seconds."""
+
+    def __init__(self, label: str, total: int, every: float = 30.0):
+        self.label, self.total, self.every = label, total, every
+        self.done, self.start, self.last = 0, time.perf_counter(), time.perf_counter()
+
+    def tick(self) -> None:
+        self.done += 1
+        now = time.perf_counter()
+        if now - self.last >= self.every or self.done == self.total:
+            self.last = now
+            elapsed = now - self.start
+            print(f"  {self.label}: {self.done}/{self.total} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+
+def play_matches(
+    pairings: list[tuple[str, str, str]], num_games: int, seed: int, jobs: int, label: str = "games"
+) -> list[float]:
     """Total score of each ``(game, agent, opponent)`` over ``num_games`` games."""
     tasks = [(pairing, g) for pairing in pairings for g in range(num_games)]
+    progress = Progress(label, len(tasks))
     if jobs > 1 and len(tasks) > 1:
         with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
             futures = [pool.submit(play_one, *pairing, g, seed) for pairing, g in tasks]
+            for _ in concurrent.futures.as_completed(futures):
+                progress.tick()
             scores = [f.result() for f in futures]
     else:
-        scores = [play_one(*pairing, g, seed) for pairing, g in tasks]
+        scores = []
+        for pairing, g in tasks:
+            scores.append(play_one(*pairing, g, seed))
+            progress.tick()
     totals = {pairing: 0.0 for pairing in pairings}
     for (pairing, _), score in zip(tasks, scores):
         totals[pairing] += score
@@ -214,7 +238,7 @@ def strength(games: list[str], agents: list[str], opponents: list[str], num_game
                 rows.append([name, agent, opponent] + ([0, "", "", "", f"n/a: {problem}"] if problem else [None]))
                 if not problem:
                     pairings.append((name, agent, opponent))
-    totals = dict(zip(pairings, play_matches(pairings, num_games, 0, jobs)))
+    totals = dict(zip(pairings, play_matches(pairings, num_games, 0, jobs, "strength")))
     for row in rows:
         if row[3] is None:
             row[3:] = _score_columns(totals[tuple(row[:3])], num_games)
@@ -236,7 +260,7 @@ def scaling(games: list[str], kinds: list[str], sims_list: list[int], opponent: 
                 rows.append([name, kind, sims, against] + ([0, "", "", "", f"n/a: {problem}"] if problem else [None]))
                 if not problem:
                     pairings.append((name, agent, against))
-    totals = dict(zip(pairings, play_matches(pairings, num_games, 77, jobs)))
+    totals = dict(zip(pairings, play_matches(pairings, num_games, 77, jobs, "scaling")))
     for row in rows:
         if row[4] is None:
             row[4:] = _score_columns(totals[(row[0], f"{row[1]}:sims={row[2]}", row[3])], num_games)
