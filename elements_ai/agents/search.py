@@ -54,7 +54,7 @@ import numba as nb
 import numpy as np
 
 from ..core.arrays import copy, fill
-from ..core.jit import kernel_functions, legal_samplers, owned_by, stamp, stamp_modules
+from ..core.jit import NO_RUNTIME, kernel_functions, legal_samplers, owned_by, stamp, stamp_modules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 
@@ -92,22 +92,26 @@ def copy_resample(cfg, state, player, rng, out):
 @nb.njit(cache=True, inline="always")
 def _add_child(ti, tf, meta, parent, key, prior):
     """Appends a child of ``parent`` reached by ``key``; -1 when the tree is full."""
+    # One exit and no views: inlined into the search loop, numba then counts no
+    # references to the tree arrays (atomic operations, once per child visited).
     n = meta[0]
-    if n >= ti.shape[0]:
-        return -1
-    meta[0] = n + 1
-    ti[n, T_FIRST] = -1
-    ti[n, T_SIBLING] = ti[parent, T_FIRST]
-    ti[n, T_KEY] = key
-    ti[n, T_VISITS] = 0
-    ti[n, T_AVAIL] = 0
-    ti[n, T_NLEGAL] = -1
-    ti[n, T_NCHILD] = 0
-    fill(tf[n], 0.0)
-    tf[n, tf.shape[1] - 1] = prior
-    ti[parent, T_FIRST] = n
-    ti[parent, T_NCHILD] += 1
-    return n
+    child = -1
+    if n < ti.shape[0]:
+        meta[0] = n + 1
+        ti[n, T_FIRST] = -1
+        ti[n, T_SIBLING] = ti[parent, T_FIRST]
+        ti[n, T_KEY] = key
+        ti[n, T_VISITS] = 0
+        ti[n, T_AVAIL] = 0
+        ti[n, T_NLEGAL] = -1
+        ti[n, T_NCHILD] = 0
+        for k in range(tf.shape[1] - 1):
+            tf[n, k] = 0.0
+        tf[n, tf.shape[1] - 1] = prior
+        ti[parent, T_FIRST] = n
+        ti[parent, T_NCHILD] += 1
+        child = n
+    return child
 
 
 @nb.njit(cache=True)
@@ -142,7 +146,7 @@ def _make_random_rollout(kernel):
     returns = kernel.returns
     own = owned_by(kernel.short_name)
 
-    @nb.njit(cache=True)
+    @nb.njit(cache=True, **NO_RUNTIME)
     @own
     def playout(cfg, state, rng, mask, probs, out):
         """Plays uniformly random actions (and sampled chance) to the end of the game."""
@@ -215,19 +219,23 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
 
     @nb.njit(cache=True, inline="always")
     @own
-    def _score(ti, tf, node, child, player, selection, lo, scale, explore):
-        """UCB1 (or PUCT) of ``child`` for ``player``; values scaled to [0, 1]."""
-        n = ti[child, T_VISITS]
+    def _score(n, total, prior, parent_n, parent_total, selection, lo, scale, explore):
+        """UCB1 (or PUCT) of a child visited ``n`` times with returns sum ``total`` for
+        the player choosing; values scaled to [0, 1]. Scalars only, and one exit, so
+        that numba counts no references in the loop over the children."""
         if selection == UCT:
-            if n == 0:
-                return np.inf
-            return (tf[child, player] / n - lo) * scale + explore / math.sqrt(n)
-        if n == 0:  # first-play urgency: the parent's mean value
-            visits = ti[node, T_VISITS]
-            q = (tf[node, player] / visits - lo) * scale if visits > 0 else 0.5
+            score = np.inf
+            if n > 0:
+                score = (total / n - lo) * scale + explore / math.sqrt(n)
         else:
-            q = (tf[child, player] / n - lo) * scale
-        return q + explore * tf[child, tf.shape[1] - 1] / (1 + n)
+            if n > 0:
+                q = (total / n - lo) * scale
+            elif parent_n > 0:  # first-play urgency: the parent's mean value
+                q = (parent_total / parent_n - lo) * scale
+            else:
+                q = 0.5
+            score = q + explore * prior / (1 + n)
+        return score
 
     @nb.njit(cache=True)
     @own
@@ -245,6 +253,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
         """
         num_actions = mask.shape[0]
         num_players = ret.shape[0]
+        prior_col = tf.shape[1] - 1
         done = 0
         while done < max_iters and meta[0] + reserve <= ti.shape[0]:
             if mode == RESAMPLE:
@@ -326,7 +335,10 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
                             if chosen < 0:
                                 if availability:
                                     explore = _explore(selection, c, ti[child, T_AVAIL])
-                                score = _score(ti, tf, node, child, to_move, selection, lo, scale, explore)
+                                score = _score(
+                                    ti[child, T_VISITS], tf[child, to_move], tf[child, prior_col],
+                                    ti[node, T_VISITS], tf[node, to_move], selection, lo, scale, explore,
+                                )
                                 if score > best:
                                     best = score
                                     best_child = child
@@ -338,7 +350,10 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
                     best = -np.inf
                     child = ti[node, T_FIRST]
                     while child >= 0:
-                        score = _score(ti, tf, node, child, to_move, selection, lo, scale, explore)
+                        score = _score(
+                            ti[child, T_VISITS], tf[child, to_move], tf[child, prior_col],
+                            ti[node, T_VISITS], tf[node, to_move], selection, lo, scale, explore,
+                        )
                         if score > best:
                             best = score
                             chosen = child

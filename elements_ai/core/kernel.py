@@ -4,7 +4,10 @@ A game's rules are numba-jitted functions over a flat integer state array. Every
 function takes the instance's configuration array ``cfg`` first, so one compiled
 kernel serves every parameter set of the game (no recompilation per variant).
 
-Jitted functions (``state`` is a 1-D array of ``Kernel.state_dtype``)::
+Jitted functions (``state`` is a 1-D array of ``Kernel.state_dtype``). Those that
+rollouts run (``current_player``, ``legal_mask``, ``chance_outcomes``, ``apply``,
+``returns`` and ``sample_legal``) must not allocate arrays: rollouts compile them
+without numba's runtime (see ``core.jit.NO_RUNTIME``)::
 
     init(cfg, state)                           # writes the initial state
     current_player(cfg, state) -> int          # player, CHANCE (-1) or TERMINAL (-4)
