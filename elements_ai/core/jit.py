@@ -348,6 +348,25 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             if players[i] >= 0:
                 encode_information_state(cfg, states[i], players[i], out[i])
 
+    @nb.njit(cache=True, **NO_RUNTIME)
+    @own
+    def _play_out(cfg, state, mask, probs, rng, g, ret):
+        """Plays random actions (and chance) from ``state`` to the end; returns the
+        number of decisions and writes the returns into ``ret``."""
+        steps = 0
+        player = current_player(cfg, state)
+        while player != TERMINAL:
+            if player == CHANCE:
+                chance_outcomes(cfg, state, probs)
+                action = sample_index(probs, probs.shape[0], uniform(rng, g))
+            else:
+                action = sample_fresh(cfg, state, mask, uniform(rng, g))
+                steps += 1
+            apply(cfg, state, action)
+            player = current_player(cfg, state)
+        returns(cfg, state, ret)
+        return steps
+
     @nb.njit(cache=True, parallel=True)
     @own
     def random_playouts(cfg, template, num_actions, num_chance, seed, rets, lengths):
@@ -360,19 +379,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             mask = np.empty(num_actions, np.bool_)
             probs = np.empty(num_chance, np.float64)
             init(cfg, state)
-            steps = 0
-            player = current_player(cfg, state)
-            while player != TERMINAL:
-                if player == CHANCE:
-                    chance_outcomes(cfg, state, probs)
-                    action = sample_index(probs, num_chance, uniform(rng, g))
-                else:
-                    action = sample_fresh(cfg, state, mask, uniform(rng, g))
-                    steps += 1
-                apply(cfg, state, action)
-                player = current_player(cfg, state)
-            returns(cfg, state, rets[g])
-            lengths[g] = steps
+            lengths[g] = _play_out(cfg, state, mask, probs, rng, g, rets[g])
 
     helpers = dict(
         is_allowed=is_allowed,
@@ -387,7 +394,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         batch_encode_information_state=batch_encode_information_state,
         random_playouts=random_playouts,
     )
-    for fn in (_settle, _refresh, *helpers.values()):
+    for fn in (_settle, _refresh, _play_out, *helpers.values()):
         stamp(fn, tag)
     return types.SimpleNamespace(**helpers)
 
