@@ -266,7 +266,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             fill(chance_probs[i], 0.0)
         returns(cfg, state, rets[i])
 
-    @nb.njit(cache=True, parallel=True)
+    @nb.njit(cache=True, parallel=True, **NO_RUNTIME)
     @own
     def batch_reset(cfg, states, which, rng, auto_chance, players, masks, chance_probs, terminated, rets):
         for i in nb.prange(states.shape[0]):
@@ -276,30 +276,33 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             init(cfg, state)
             player = current_player(cfg, state)
             if auto_chance and player == CHANCE:
-                player = _settle(cfg, state, rng, i, np.empty(chance_probs.shape[1], np.float64))
+                player = _settle(cfg, state, rng, i, chance_probs[i])  # the row is rewritten after
             _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
-    @nb.njit(cache=True)
+    @nb.njit(cache=True, parallel=True)
     @own
     def batch_first_illegal(actions, players, masks, chance_probs):
         """Index of the first unfinished env whose action is not allowed, or -1.
 
         Reads the cached masks and chance probabilities, which every reset and step
-        keep up to date, so validation costs no kernel call.
+        keep up to date, so validation costs no kernel call. It runs on the threads
+        that wrote them (the same split of the envs): read from another core, the
+        masks cost a cache miss per env, more than the step itself.
         """
-        for i in range(actions.shape[0]):
+        n = actions.shape[0]
+        first = n
+        for i in nb.prange(n):
             player = players[i]
-            if player == TERMINAL:
-                continue
             action = actions[i]
             if player == CHANCE:
-                if action < 0 or action >= chance_probs.shape[1] or not chance_probs[i, action] > 0.0:
-                    return i
-            elif action < 0 or action >= masks.shape[1] or not masks[i, action]:
-                return i
-        return -1
+                bad = action < 0 or action >= chance_probs.shape[1] or not chance_probs[i, action] > 0.0
+            else:
+                bad = player != TERMINAL and (action < 0 or action >= masks.shape[1] or not masks[i, action])
+            if bad:
+                first = min(first, i)
+        return first if first < n else -1
 
-    @nb.njit(cache=True, parallel=True)
+    @nb.njit(cache=True, parallel=True, **NO_RUNTIME)
     @own
     def batch_step(cfg, states, actions, rng, auto_chance, autoreset, players, masks, chance_probs, terminated, rets):
         """Applies ``actions[i]`` to every unfinished env (already validated).
@@ -316,10 +319,10 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
                 apply(cfg, state, actions[i])
             player = current_player(cfg, state)
             if auto_chance and player == CHANCE:
-                player = _settle(cfg, state, rng, i, np.empty(chance_probs.shape[1], np.float64))
+                player = _settle(cfg, state, rng, i, chance_probs[i])  # the row is rewritten after
             _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
-    @nb.njit(cache=True, parallel=True)
+    @nb.njit(cache=True, parallel=True, **NO_RUNTIME)
     @own
     def batch_sample_actions(cfg, states, masks, chance_probs, players, rng, out):
         """A uniformly random legal action per env (a chance outcome at chance nodes)."""

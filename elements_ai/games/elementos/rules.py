@@ -479,9 +479,12 @@ def sample_legal(cfg, state, u):
         board, kind, first = side_c, 4, c3
     if n >= c4:
         board, kind, first = flip, FLIP, c4
+    # One exit: inlined into a loop, numba then counts no references to ``state``.
     if n >= c5:
-        return state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND + _nth_square(wand, n - c5)
-    return _nth_square(board, n - first) * ACTIONS_PER_SQUARE + kind
+        action = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND + _nth_square(wand, n - c5)
+    else:
+        action = _nth_square(board, n - first) * ACTIONS_PER_SQUARE + kind
+    return action
 
 
 @nb.njit(cache=True)
@@ -510,27 +513,25 @@ def _any_action(squares, state, player, barred):
 def chance_outcomes(cfg, state, probs):
     for outcome in range(probs.shape[0]):
         probs[outcome] = 0.0
-    if state[S_PLAYER] != CHANCE:
-        return
     pending = state[S_PENDING]
-    if pending >= 0:
+    if state[S_PLAYER] == CHANCE and pending >= 0:
         probs[FACE_OUTCOME + pending] = 0.5
         probs[FACE_OUTCOME + (pending + 1) % 3] = 0.5
-        return
-    placed = state[S_PLACED]
-    player = placed // PIECES
-    first = S_BOARD + start_square(cfg, player, 0)
-    done = placed - player * PIECES
-    left_0 = left_1 = left_2 = PIECES_PER_KIND
-    for j in range(done):
-        kind = cell_kind(state[first + j])
-        left_0 -= kind == 0
-        left_1 -= kind == 1
-        left_2 -= kind == 2
-    total = PIECES - done
-    probs[0] = left_0 / total
-    probs[1] = left_1 / total
-    probs[2] = left_2 / total
+    elif state[S_PLAYER] == CHANCE:
+        placed = state[S_PLACED]
+        player = placed // PIECES
+        first = S_BOARD + start_square(cfg, player, 0)
+        done = placed - player * PIECES
+        left_0 = left_1 = left_2 = PIECES_PER_KIND
+        for j in range(done):
+            kind = cell_kind(state[first + j])
+            left_0 -= kind == 0
+            left_1 -= kind == 1
+            left_2 -= kind == 2
+        total = PIECES - done
+        probs[0] = left_0 / total
+        probs[1] = left_1 / total
+        probs[2] = left_2 / total
 
 
 @nb.njit(cache=True, inline="always")
@@ -596,10 +597,9 @@ def apply(cfg, state, action):
 def returns(cfg, state, out):
     fill(out, 0.0)
     winner = state[S_WINNER]
-    if state[S_PLAYER] != TERMINAL or winner < 0:
-        return
-    out[winner] = 1.0
-    out[1 - winner] = -1.0
+    if state[S_PLAYER] == TERMINAL and winner >= 0:
+        out[winner] = 1.0
+        out[1 - winner] = -1.0
 
 
 # --- information-set sampling ------------------------------------------------------
