@@ -279,6 +279,18 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
                 player = _settle(cfg, state, rng, i, chance_probs[i])  # the row is rewritten after
             _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
+    @nb.njit(cache=True, inline="always")
+    @own
+    def _illegal(actions, players, masks, chance_probs, i):
+        """Is env ``i``'s action not allowed (read from the cached mask or chance row)?"""
+        player = players[i]
+        action = actions[i]
+        if player == CHANCE:
+            bad = action < 0 or action >= chance_probs.shape[1] or not chance_probs[i, action] > 0.0
+        else:
+            bad = player != TERMINAL and (action < 0 or action >= masks.shape[1] or not masks[i, action])
+        return bad
+
     @nb.njit(cache=True, parallel=True)
     @own
     def batch_first_illegal(actions, players, masks, chance_probs):
@@ -292,15 +304,18 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         n = actions.shape[0]
         first = n
         for i in nb.prange(n):
-            player = players[i]
-            action = actions[i]
-            if player == CHANCE:
-                bad = action < 0 or action >= chance_probs.shape[1] or not chance_probs[i, action] > 0.0
-            else:
-                bad = player != TERMINAL and (action < 0 or action >= masks.shape[1] or not masks[i, action])
-            if bad:
+            if _illegal(actions, players, masks, chance_probs, i):
                 first = min(first, i)
         return first if first < n else -1
+
+    @nb.njit(cache=True)
+    @own
+    def first_illegal(actions, players, masks, chance_probs):
+        """``batch_first_illegal`` on one thread, for batches too small to share."""
+        for i in range(actions.shape[0]):
+            if _illegal(actions, players, masks, chance_probs, i):
+                return i
+        return -1
 
     @nb.njit(cache=True, parallel=True, **NO_RUNTIME)
     @own
@@ -391,13 +406,14 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         chance_support=chance_support,
         batch_reset=batch_reset,
         batch_first_illegal=batch_first_illegal,
+        first_illegal=first_illegal,
         batch_step=batch_step,
         batch_sample_actions=batch_sample_actions,
         batch_encode_observation=batch_encode_observation,
         batch_encode_information_state=batch_encode_information_state,
         random_playouts=random_playouts,
     )
-    for fn in (_settle, _refresh, _play_out, *helpers.values()):
+    for fn in (_settle, _refresh, _play_out, _illegal, *helpers.values()):
         stamp(fn, tag)
     return types.SimpleNamespace(**helpers)
 

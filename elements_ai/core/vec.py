@@ -13,6 +13,10 @@ from .jit import specialize
 from .kernel import CHANCE, TERMINAL, Config, Kernel
 from .rng import seeds_from
 
+# From this batch size on, actions are checked in parallel, on the threads that
+# wrote each env's mask; below it, starting the threads costs more than the check.
+PARALLEL_CHECK = 512
+
 
 class VecEnv:
     """A batch of ``num_envs`` games of one configured kernel.
@@ -96,7 +100,8 @@ class VecEnv:
         env has changed.
         """
         actions = self._batch(actions, np.int64, "actions")
-        bad = self._jit.batch_first_illegal(actions, self.current_player, self.legal_mask, self.chance_probs)
+        check = self._jit.batch_first_illegal if self.num_envs >= PARALLEL_CHECK else self._jit.first_illegal
+        bad = check(actions, self.current_player, self.legal_mask, self.chance_probs)
         if bad >= 0:
             raise ValueError(self._illegal_message(int(bad), int(actions[bad])))
         self._jit.batch_step(
