@@ -54,7 +54,7 @@ import numba as nb
 import numpy as np
 
 from ..core.arrays import copy, fill
-from ..core.jit import NO_RUNTIME, kernel_functions, legal_samplers, owned_by, stamp, stamp_modules
+from ..core.jit import kernel_functions, owned_by, specialize, stamp, stamp_modules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 
@@ -139,41 +139,22 @@ def root_stats(ti, tf, player, counts, values):
 
 
 def _make_random_rollout(kernel):
-    current_player = kernel.current_player
-    sample_fresh = legal_samplers(kernel).sample_fresh
-    chance_outcomes = kernel.chance_outcomes
-    apply = kernel.apply
-    returns = kernel.returns
+    playout = specialize(kernel).play_out  # the vector face's random games, one stream
     own = owned_by(kernel.short_name)
-
-    @nb.njit(cache=True, **NO_RUNTIME)
-    @own
-    def playout(cfg, state, rng, mask, probs, out):
-        """Plays uniformly random actions (and sampled chance) to the end of the game."""
-        player = current_player(cfg, state)
-        while player != TERMINAL:
-            if player == CHANCE:
-                chance_outcomes(cfg, state, probs)
-                action = sample_index(probs, probs.shape[0], uniform(rng, 0))
-            else:
-                action = sample_fresh(cfg, state, mask, uniform(rng, 0))
-            apply(cfg, state, action)
-            player = current_player(cfg, state)
-        returns(cfg, state, out)
 
     @nb.njit(cache=True)
     @own
     def random_rollout(cfg, state, rng, rollouts, mask, probs, out):
         """The default leaf value: the mean returns of ``rollouts`` random playouts."""
         if rollouts <= 1:
-            playout(cfg, state, rng, mask, probs, out)
+            playout(cfg, state, mask, probs, rng, 0, out)
             return
         start = state.copy()
         total = np.zeros(out.shape[0])
         for r in range(rollouts):
             if r > 0:
                 copy(state, start)
-            playout(cfg, state, rng, mask, probs, out)
+            playout(cfg, state, mask, probs, rng, 0, out)
             total += out
         for p in range(out.shape[0]):
             out[p] = total[p] / rollouts
@@ -187,7 +168,7 @@ def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamesp
 
     Both hooks must be numba-jitted functions with the signatures given in the
     module docstring. Returns a namespace with ``run`` (the iterations),
-    ``random_rollout`` and ``playout``.
+    ``random_rollout`` and ``playout`` (``core.jit``'s ``play_out``).
     """
     hooks = tuple(fn for fn in (prior, leaf_value) if fn is not None)
     tag = kernel.short_name + ".search." + stamp_modules(

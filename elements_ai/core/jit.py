@@ -368,9 +368,10 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
 
     @nb.njit(cache=True, **NO_RUNTIME)
     @own
-    def _play_out(cfg, state, mask, probs, rng, g, ret):
-        """Plays random actions (and chance) from ``state`` to the end; returns the
-        number of decisions and writes the returns into ``ret``."""
+    def play_out(cfg, state, mask, probs, rng, g, ret):
+        """Plays random actions (and chance, drawn from stream ``g`` of ``rng``) from
+        ``state`` to the end; returns the number of decisions and writes the returns
+        into ``ret``. ``mask`` and ``probs`` are scratch."""
         steps = 0
         player = current_player(cfg, state)
         while player != TERMINAL:
@@ -397,7 +398,7 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
             mask = np.empty(num_actions, np.bool_)
             probs = np.empty(num_chance, np.float64)
             init(cfg, state)
-            lengths[g] = _play_out(cfg, state, mask, probs, rng, g, rets[g])
+            lengths[g] = play_out(cfg, state, mask, probs, rng, g, rets[g])
 
     helpers = dict(
         is_allowed=is_allowed,
@@ -412,8 +413,9 @@ def specialize(kernel: Kernel) -> types.SimpleNamespace:
         batch_encode_observation=batch_encode_observation,
         batch_encode_information_state=batch_encode_information_state,
         random_playouts=random_playouts,
+        play_out=play_out,
     )
-    for fn in (_settle, _refresh, _play_out, _illegal, *helpers.values()):
+    for fn in (_settle, _refresh, _illegal, *helpers.values()):
         stamp(fn, tag)
     return types.SimpleNamespace(**helpers)
 

@@ -361,11 +361,9 @@ def rebuild_boards(cfg, state):
     for at in range(S_BITS, S_BITS + 12):
         state[at] = 0
     for square in range(cfg[C_SQUARES]):
-        occ_0, occ_1, wood, water = _cell_boards(np.int64(state[S_BOARD + square]), np.int64(1) << square)
-        _toggle_board(state, OCC_0, occ_0)
-        _toggle_board(state, OCC_1, occ_1)
-        _toggle_board(state, WOOD_UP, wood)
-        _toggle_board(state, WATER_UP, water)
+        cell = state[S_BOARD + square]
+        state[S_BOARD + square] = 0  # empty boards: the square is empty in them
+        set_cell(state, square, cell)
 
 
 @nb.njit(cache=True, inline="always")
