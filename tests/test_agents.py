@@ -28,6 +28,7 @@ from elements_ai.agents import (
     play_game,
 )
 from elements_ai.core import CHANCE, TERMINAL, Config, Kernel, KernelGame, Param, register
+from elements_ai.core.layout import tensor_layout
 from elements_ai.testing import play_by_strings
 
 SEARCH_SPECS = [
@@ -203,17 +204,26 @@ def _toy_encode(cfg, state, player, out):
     out[0] = state[0]
 
 
+TOY_TENSOR = tensor_layout(0, turn=1)
+
+
+def _toy_configure(params):
+    cfg = np.zeros(TOY_TENSOR._end, np.int64)
+    pieces = TOY_TENSOR._place(cfg, params)
+    return Config(
+        cfg=cfg, num_players=3, num_actions=3, max_chance_outcomes=2, state_size=5,
+        obs_pieces=pieces, info_pieces=pieces, min_utility=-2.0, max_utility=3.0,
+        max_game_length=3, max_chance_nodes=1, utility_sum=None, perfect_information=not params["hidden"],
+    )
+
+
 TOY = Kernel(
     short_name="agents_test_three_picks",
     long_name="Three picks (agents test)",
     min_num_players=3,
     max_num_players=3,
     params={"hidden": Param(False, "claim hidden information (and provide no resample)")},
-    configure=lambda params: Config(
-        cfg=np.zeros(1, np.int64), num_players=3, num_actions=3, max_chance_outcomes=2, state_size=5,
-        obs_pieces=(("turn", (1,)),), info_pieces=(("turn", (1,)),), min_utility=-2.0, max_utility=3.0,
-        max_game_length=3, max_chance_nodes=1, utility_sum=None, perfect_information=not params["hidden"],
-    ),
+    configure=_toy_configure,
     init=_toy_init,
     current_player=_toy_current_player,
     legal_mask=_toy_legal_mask,

@@ -63,6 +63,8 @@ from typing import Any
 
 import numpy as np
 
+from .layout import Piece
+
 # OpenSpiel's player ids for the nodes that are not a player's decision.
 CHANCE = -1
 TERMINAL = -4
@@ -107,9 +109,10 @@ def one_of(*choices: str) -> Callable[[Any], str | None]:
 class Config:
     """One configured instance of a game: the sizes every face needs, and ``cfg``.
 
-    ``obs_pieces`` / ``info_pieces`` name the consecutive parts of the flat
-    observation / information-state tensors as ``(name, shape)``; the OpenSpiel
-    observer exposes them as ``observer.dict[name]``.
+    ``obs_pieces`` / ``info_pieces`` are the consecutive parts of the flat
+    observation / information-state tensors, as placed by a ``core.layout``
+    (their offsets are in ``cfg``); the OpenSpiel observer exposes them as
+    ``observer.dict[name]``.
     """
 
     cfg: np.ndarray
@@ -117,8 +120,8 @@ class Config:
     num_actions: int
     max_chance_outcomes: int
     state_size: int
-    obs_pieces: tuple[tuple[str, tuple[int, ...]], ...]
-    info_pieces: tuple[tuple[str, tuple[int, ...]], ...]
+    obs_pieces: tuple[Piece, ...]
+    info_pieces: tuple[Piece, ...]
     min_utility: float
     max_utility: float
     max_game_length: int
@@ -127,13 +130,21 @@ class Config:
     perfect_information: bool = False
     deterministic: bool = False
 
+    def __post_init__(self):
+        for kind, pieces in (("observation", self.obs_pieces), ("information-state", self.info_pieces)):
+            offset = 0
+            for piece in pieces:
+                if not isinstance(piece, Piece) or piece.offset != offset or self.cfg[piece.slot] != offset:
+                    raise ValueError(f"{kind} piece {piece!r} is not placed in cfg by a tensor layout")
+                offset = piece.stop
+
     @property
     def obs_size(self) -> int:
-        return int(sum(np.prod(shape, dtype=np.int64) for _, shape in self.obs_pieces))
+        return sum(piece.size for piece in self.obs_pieces)
 
     @property
     def info_size(self) -> int:
-        return int(sum(np.prod(shape, dtype=np.int64) for _, shape in self.info_pieces))
+        return sum(piece.size for piece in self.info_pieces)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -161,6 +172,9 @@ class Kernel:
     sample_legal: Callable | None = None
     resample: Callable | None = None
     heuristic: Callable | None = None
+    # Named parameter sets (``VARIANTS`` in the rules module), "default" first: the
+    # generic tests run every check on each, so a game states its small variants once.
+    variants: Mapping[str, Mapping[str, ParamValue]] = dataclasses.field(default_factory=lambda: {"default": {}})
     state_dtype: type = np.int16
     # Marks the games whose every variant is deterministic and perfect-information
     # in the registered pyspiel.GameType (instances report their own in Config).
@@ -169,22 +183,27 @@ class Kernel:
 
     @classmethod
     def from_rules(cls, rules, **info: Any) -> Kernel:
-        """The kernel whose functions (and ``PARAMS``, ``configure``) a rules module defines.
+        """The kernel whose functions (and ``PARAMS``, ``configure``, ``VARIANTS``) a rules module defines.
 
-        ``info`` gives the rest: ``short_name``, ``long_name``, ``min_num_players``,
-        ``max_num_players`` and any optional field. ``sample_legal``, ``resample``
-        and ``heuristic`` are taken when the module defines them.
+        ``info`` gives the rest: ``long_name``, ``min_num_players``,
+        ``max_num_players`` and any optional field. ``short_name`` defaults to the
+        game's folder name; ``sample_legal``, ``resample`` and ``heuristic`` are taken
+        when the module defines them.
 
         >>> from elements_ai.games.elements import rules
-        >>> Kernel.from_rules(rules, short_name="elements", long_name="Elements (2016)",
-        ...                   min_num_players=2, max_num_players=2).heuristic is rules.heuristic
-        True
+        >>> kernel = Kernel.from_rules(rules, long_name="Elements (2016)", min_num_players=2, max_num_players=2)
+        >>> kernel.short_name, kernel.heuristic is rules.heuristic, list(kernel.variants)
+        ('elements', True, ['default', 'round', 'small'])
         """
         functions = {name: getattr(rules, name) for name in _RULES_FUNCTIONS}
         for name in ("sample_legal", "resample", "heuristic"):
             if hasattr(rules, name):
                 functions[name] = getattr(rules, name)
-        return cls(params=rules.PARAMS, configure=rules.configure, **functions, **info)
+        info.setdefault("short_name", rules.__name__.split(".")[-2])
+        variants = dict(getattr(rules, "VARIANTS", {"default": {}}))
+        if variants.get("default", None) != {} or next(iter(variants)) != "default":
+            raise ValueError(f"{info['short_name']}: VARIANTS must start with 'default': {{}}")
+        return cls(params=rules.PARAMS, configure=rules.configure, variants=variants, **functions, **info)
 
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
         """Full parameter dict (defaults filled in) after checking names, types and ranges.

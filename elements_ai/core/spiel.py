@@ -247,14 +247,8 @@ class KernelObserver:
             pieces = game.config.obs_pieces
             self._encode = kernel.encode_observation
             self._string = kernel.observation_string
-        size = sum(int(np.prod(shape, dtype=np.int64)) for _, shape in pieces)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {}
-        start = 0
-        for name, shape in pieces:
-            stop = start + int(np.prod(shape, dtype=np.int64))
-            self.dict[name] = self.tensor[start:stop].reshape(shape)
-            start = stop
+        self.tensor = np.zeros(sum(piece.size for piece in pieces), np.float32)
+        self.dict = {piece.name: self.tensor[piece.offset : piece.stop].reshape(piece.shape) for piece in pieces}
 
     def _check_player(self, player: int) -> None:
         if not 0 <= player < self._game.config.num_players:

@@ -11,7 +11,6 @@ from . import rules
 
 KERNEL = Kernel.from_rules(
     rules,
-    short_name="elemental_duel",
     long_name="Elemental Duel",
     min_num_players=2,
     max_num_players=2,

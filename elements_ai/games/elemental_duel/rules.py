@@ -45,11 +45,14 @@ import numpy as np
 
 from ...core.arrays import copy, fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range
+from ...core.layout import tensor_layout
 from ...core.rng import uniform
 
 NUM_CARDS = 13
 LIGHT = 12
-DARKNESS = 3  # element index of darkness; light is element 4
+DARKNESS = 3  # element index of darkness
+LIGHT_ELEMENT = 4
+VALUES = 3  # cards of each regular element, valued 1..3
 NUM_KINDS = 6
 NUM_TYPES = 3
 NUM_TERRITORIES = 12
@@ -76,11 +79,43 @@ S_HAND = S_STACK + NUM_KINDS
 S_HELD = S_HAND + 2 * NUM_CARDS
 S_LOG = S_HELD + 2 * 2 * NUM_KINDS
 
-# One finished duel in the information-state history: territory kind (6), attacker
-# (observer, opponent) (2), face-up card (13), which card fought (hidden, shown) (2),
-# attacker's fighting card (13), defender's card (13), the observer's own face-down
-# card when the observer attacked (13), winner (observer, opponent) (2), turned (1).
-DUEL_FEATURES = 6 + 2 + 13 + 2 + 13 + 13 + 13 + 2 + 1
+# One finished duel in the information-state history, field by field: territory
+# kind, attacker (observer, opponent), face-up card, which card fought (hidden,
+# shown), attacker's fighting card, defender's card, the observer's own face-down
+# card when the observer attacked, winner (observer, opponent), turned over.
+D_KIND = 0
+D_ATTACKER = D_KIND + NUM_KINDS
+D_SHOWN = D_ATTACKER + 2
+D_FOUGHT = D_SHOWN + NUM_CARDS
+D_ATTACKER_CARD = D_FOUGHT + 2
+D_DEFENDED = D_ATTACKER_CARD + NUM_CARDS
+D_OWN_HIDDEN = D_DEFENDED + NUM_CARDS
+D_WINNER = D_OWN_HIDDEN + NUM_CARDS
+D_TURNED = D_WINNER + 2
+DUEL_FEATURES = D_TURNED + 1
+
+# Tensor pieces. Per-player pieces are ordered (observer, opponent) so that one
+# network serves both seats; "observer" carries the absolute seat.
+OBS = tensor_layout(
+    C_SIZE,
+    observer=2,
+    attacker=2,
+    phase=NUM_PHASES,
+    hands=(2, NUM_CARDS),
+    played=(2, NUM_CARDS),
+    held=(2, NUM_KINDS, 2),
+    icons=(2, NUM_TYPES),
+    contested=NUM_KINDS,
+    stack=NUM_KINDS,
+    duels_left=1,
+    face_up=NUM_CARDS,
+    own_face_down=NUM_CARDS,
+)
+INFO = OBS._extend(
+    first_attacker=2,
+    history=lambda params: (params["num_territories"], DUEL_FEATURES),
+)
+CFG_SIZE = INFO._end
 
 
 # --- configuration ---------------------------------------------------------------
@@ -93,37 +128,25 @@ PARAMS = {
     ),
 }
 
+# Named parameter sets: every generic check runs on each.
+VARIANTS = {
+    "default": {},
+    "short": {"num_territories": 3},
+}
+
 
 def configure(params: dict) -> Config:
     n = params["num_territories"]
-    cfg = np.zeros(C_SIZE, np.int64)
+    cfg = np.zeros(CFG_SIZE, np.int64)
     cfg[C_DUELS] = n
-    obs_pieces = (
-        ("observer", (2,)),
-        ("attacker", (2,)),
-        ("phase", (NUM_PHASES,)),
-        ("hands", (2, NUM_CARDS)),
-        ("played", (2, NUM_CARDS)),
-        ("held", (2, NUM_KINDS, 2)),
-        ("icons", (2, NUM_TYPES)),
-        ("contested", (NUM_KINDS,)),
-        ("stack", (NUM_KINDS,)),
-        ("duels_left", (1,)),
-        ("face_up", (NUM_CARDS,)),
-        ("own_face_down", (NUM_CARDS,)),
-    )
-    info_pieces = obs_pieces + (
-        ("first_attacker", (2,)),
-        ("history", (n, DUEL_FEATURES)),
-    )
     return Config(
         cfg=cfg,
         num_players=2,
         num_actions=NUM_ACTIONS,
         max_chance_outcomes=NUM_KINDS,
         state_size=S_LOG + LOG_FIELDS * n,
-        obs_pieces=obs_pieces,
-        info_pieces=info_pieces,
+        obs_pieces=OBS._place(cfg, params),
+        info_pieces=INFO._place(cfg, params),
         min_utility=-1.0,
         max_utility=1.0,
         max_game_length=4 * n,
@@ -135,7 +158,7 @@ def configure(params: dict) -> Config:
 
 @nb.njit(cache=True)
 def element(card):
-    return 4 if card == LIGHT else card // 3
+    return LIGHT_ELEMENT if card == LIGHT else card // VALUES
 
 
 @nb.njit(cache=True)
@@ -144,24 +167,24 @@ def beats(card, other):
     e, f = element(card), element(other)
     if e == f:
         # Same element: the higher value wins; light against light is a tie.
-        return e != 4 and card > other
-    if e == 4:
+        return e != LIGHT_ELEMENT and card > other
+    if e == LIGHT_ELEMENT:
         return f == DARKNESS
     if e == DARKNESS:
         return f < DARKNESS
     if f == DARKNESS:
         return False
-    if f == 4:
+    if f == LIGHT_ELEMENT:
         return True
     # fire > plant > water > fire: each regular beats the next one in id order.
-    return f == (e + 1) % 3
+    return f == (e + 1) % NUM_TYPES
 
 
 @nb.njit(cache=True)
 def turns_over(card, kind):
     """Is a territory of ``kind`` turned over when won with ``card``?"""
     e = element(card)
-    return e == 4 or e == kind // 2
+    return e == LIGHT_ELEMENT or e == kind // 2
 
 
 @nb.njit(cache=True)
@@ -175,14 +198,14 @@ def icons(state, player, kind_type):
     """Icons of one type held by ``player``: 1 per territory, 2 when turned over."""
     total = 0
     for star in range(2):
-        base = S_HELD + 12 * player + 2 * (2 * kind_type + star)
+        base = S_HELD + 2 * NUM_KINDS * player + 2 * (2 * kind_type + star)
         total += state[base] + 2 * state[base + 1]
     return total
 
 
 @nb.njit(cache=True)
 def held(state, player, kind):
-    return state[S_HELD + 12 * player + 2 * kind] + state[S_HELD + 12 * player + 2 * kind + 1]
+    return state[S_HELD + 2 * NUM_KINDS * player + 2 * kind] + state[S_HELD + 2 * NUM_KINDS * player + 2 * kind + 1]
 
 
 @nb.njit(cache=True)
@@ -324,7 +347,7 @@ def _resolve(cfg, state, fought):
     winner = duel_winner(attacker, attacker_card, defender_card)
     card = attacker_card if winner == attacker else defender_card
     turned = 1 if turns_over(card, kind) else 0
-    state[S_HELD + 12 * winner + 2 * kind + turned] += 1
+    state[S_HELD + 2 * NUM_KINDS * winner + 2 * kind + turned] += 1
     state[S_DUELS] += 1
     state[S_CONTESTED] = -1
     state[S_HIDDEN] = -1
@@ -539,65 +562,48 @@ def heuristic(cfg, state, player, rng):
 
 
 # --- encoders --------------------------------------------------------------------
-# Per-player pieces are ordered (observer, opponent) so that one network serves
-# both seats; "observer" carries the absolute seat.
 
 @nb.njit(cache=True)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     other = 1 - player
-    out[player] = 1.0
+    out[cfg[OBS.observer] + player] = 1.0
     attacker = state[S_ATTACKER]
     if attacker >= 0:
-        out[2 + (0 if attacker == player else 1)] = 1.0
-    k = 4
-    out[k + state[S_PHASE]] = 1.0
-    k += NUM_PHASES
+        out[cfg[OBS.attacker] + (0 if attacker == player else 1)] = 1.0
+    out[cfg[OBS.phase] + state[S_PHASE]] = 1.0
     for q in range(2):
         p = player if q == 0 else other
         for c in range(NUM_CARDS):
             held_card = state[S_HAND + NUM_CARDS * p + c]
-            out[k + NUM_CARDS * q + c] = held_card
-            out[k + 2 * NUM_CARDS + NUM_CARDS * q + c] = 1 - held_card
-    k += 4 * NUM_CARDS
-    for q in range(2):
-        p = player if q == 0 else other
+            out[cfg[OBS.hands] + NUM_CARDS * q + c] = held_card
+            out[cfg[OBS.played] + NUM_CARDS * q + c] = 1 - held_card
         for j in range(2 * NUM_KINDS):
-            out[k + 2 * NUM_KINDS * q + j] = state[S_HELD + 12 * p + j]
-    k += 4 * NUM_KINDS
-    for q in range(2):
-        p = player if q == 0 else other
+            out[cfg[OBS.held] + 2 * NUM_KINDS * q + j] = state[S_HELD + 2 * NUM_KINDS * p + j]
         for t in range(NUM_TYPES):
-            out[k + NUM_TYPES * q + t] = icons(state, p, t)
-    k += 2 * NUM_TYPES
+            out[cfg[OBS.icons] + NUM_TYPES * q + t] = icons(state, p, t)
     if state[S_CONTESTED] >= 0:
-        out[k + state[S_CONTESTED]] = 1.0
-    k += NUM_KINDS
+        out[cfg[OBS.contested] + state[S_CONTESTED]] = 1.0
     for j in range(NUM_KINDS):
-        out[k + j] = state[S_STACK + j]
-    k += NUM_KINDS
-    out[k] = cfg[C_DUELS] - state[S_DUELS]
-    k += 1
+        out[cfg[OBS.stack] + j] = state[S_STACK + j]
+    out[cfg[OBS.duels_left]] = cfg[C_DUELS] - state[S_DUELS]
     if state[S_SHOWN] >= 0:
-        out[k + state[S_SHOWN]] = 1.0
-    k += NUM_CARDS
+        out[cfg[OBS.face_up] + state[S_SHOWN]] = 1.0
     if attacker == player and state[S_HIDDEN] >= 0:
-        out[k + state[S_HIDDEN]] = 1.0
+        out[cfg[OBS.own_face_down] + state[S_HIDDEN]] = 1.0
     elif attacker == other and state[S_DEFENDED] >= 0:
-        out[k + state[S_DEFENDED]] = 1.0
-    return k + NUM_CARDS
+        out[cfg[OBS.own_face_down] + state[S_DEFENDED]] = 1.0
 
 
 @nb.njit(cache=True)
 def encode_information_state(cfg, state, player, out):
-    k = encode_observation(cfg, state, player, out)
+    encode_observation(cfg, state, player, out)
     first = state[S_FIRST]
     if first >= 0:
-        out[k + (0 if first == player else 1)] = 1.0
-    k += 2
+        out[cfg[INFO.first_attacker] + (0 if first == player else 1)] = 1.0
     for i in range(state[S_DUELS]):
         log = S_LOG + LOG_FIELDS * i
-        base = k + DUEL_FEATURES * i
+        base = cfg[INFO.history] + DUEL_FEATURES * i
         attacker = first ^ (i & 1)
         kind = state[log + LOG_KIND]
         hidden = state[log + LOG_HIDDEN]
@@ -607,31 +613,23 @@ def encode_information_state(cfg, state, player, out):
         attacker_card = hidden if fought == FIGHT_HIDDEN else shown
         winner = duel_winner(attacker, attacker_card, defended)
         card = attacker_card if winner == attacker else defended
-        out[base + kind] = 1.0
-        base += NUM_KINDS
-        out[base + (0 if attacker == player else 1)] = 1.0
-        base += 2
-        out[base + shown] = 1.0
-        base += NUM_CARDS
-        out[base + fought - FIGHT_HIDDEN] = 1.0
-        base += 2
-        out[base + attacker_card] = 1.0
-        base += NUM_CARDS
-        out[base + defended] = 1.0
-        base += NUM_CARDS
+        out[base + D_KIND + kind] = 1.0
+        out[base + D_ATTACKER + (0 if attacker == player else 1)] = 1.0
+        out[base + D_SHOWN + shown] = 1.0
+        out[base + D_FOUGHT + fought - FIGHT_HIDDEN] = 1.0
+        out[base + D_ATTACKER_CARD + attacker_card] = 1.0
+        out[base + D_DEFENDED + defended] = 1.0
         # The hidden card that went back to hand is known to its owner only.
         if attacker == player:
-            out[base + hidden] = 1.0
-        base += NUM_CARDS
-        out[base + (0 if winner == player else 1)] = 1.0
-        base += 2
-        out[base] = 1.0 if turns_over(card, kind) else 0.0
+            out[base + D_OWN_HIDDEN + hidden] = 1.0
+        out[base + D_WINNER + (0 if winner == player else 1)] = 1.0
+        out[base + D_TURNED] = 1.0 if turns_over(card, kind) else 0.0
 
 
 # --- strings ---------------------------------------------------------------------
 
 ELEMENT_NAMES = ("plant", "water", "fire", "darkness")
-CARD_NAMES = tuple(f"{ELEMENT_NAMES[c // 3]} {c % 3 + 1}" for c in range(12)) + ("light",)
+CARD_NAMES = tuple(f"{ELEMENT_NAMES[c // VALUES]} {c % VALUES + 1}" for c in range(LIGHT)) + ("light",)
 TYPE_NAMES = ("forest", "spring", "volcano")
 KIND_NAMES = tuple(f"{TYPE_NAMES[k // 2]}{' star' if k % 2 else ''}" for k in range(NUM_KINDS))
 PHASE_VERBS = {PH_HIDE: "hide", PH_SHOW: "show", PH_DEFEND: "defend"}
@@ -676,7 +674,7 @@ def _territories(state, player: int) -> str:
     names = []
     for k in range(NUM_KINDS):
         for turned in range(2):
-            count = int(state[S_HELD + 12 * player + 2 * k + turned])
+            count = int(state[S_HELD + 2 * NUM_KINDS * player + 2 * k + turned])
             names += [KIND_NAMES[k] + (" turned" if turned else "")] * count
     icon_text = ", ".join(f"{TYPE_NAMES[t]} {int(icons(state, player, t))}" for t in range(NUM_TYPES))
     return f"[{', '.join(names) if names else '-'}] icons {icon_text}"

@@ -11,7 +11,6 @@ from . import rules
 
 KERNEL = Kernel.from_rules(
     rules,
-    short_name="elementos",
     long_name="Elementos",
     min_num_players=2,
     max_num_players=2,

@@ -56,6 +56,7 @@ import numpy as np
 
 from ...core.arrays import copy, fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range, one_of
+from ...core.layout import tensor_layout
 from ...core.rng import sample_index, uniform
 
 FIRE, WOOD, WATER = 0, 1, 2
@@ -106,6 +107,37 @@ STANDARD = np.array(
     np.int64,
 )
 
+COLS = 3  # a square is (row - 1) * COLS + column
+NUM_SYMBOLS = 3  # fire, wood, water; also the number of piece kinds
+
+
+def _squares(params):
+    return COLS * params["rows"]
+
+
+# Tensor pieces. Per-player pieces are ordered (observer, opponent) so that one
+# network serves both seats; "observer" carries the absolute seat. The board is
+# not turned: squares are the action squares.
+OBS = tensor_layout(
+    C_SIZE,
+    observer=2,
+    to_move=2,
+    pieces=lambda p: (2, _squares(p)),
+    up=lambda p: (NUM_SYMBOLS, _squares(p)),
+    back=lambda p: (NUM_SYMBOLS, _squares(p)),
+    public_back=_squares,
+    home=lambda p: (2, _squares(p)),
+    captured=(2, NUM_SYMBOLS),
+    moves=1,
+    flip_barred=_squares,
+)
+INFO = OBS._extend(
+    history_square=lambda p: (p["max_moves"], _squares(p)),
+    history_kind=lambda p: (p["max_moves"], ACTIONS_PER_SQUARE),
+    history_capture=lambda p: (p["max_moves"], NUM_SYMBOLS),
+)
+CFG_SIZE = INFO._end
+
 PARAMS = {
     "rows": Param(9, "rows of the board (3 columns)", int_range(6, 15)),
     "setup": Param("random", "'random': chance places the pieces, backs hidden; "
@@ -113,45 +145,35 @@ PARAMS = {
     "max_moves": Param(200, "player actions after which the game is a draw", int_range(1, MAX_MOVES_LIMIT)),
 }
 
+# Named parameter sets: every generic check runs on each.
+VARIANTS = {
+    "default": {},
+    "standard": {"setup": "standard", "max_moves": 60},
+    "small": {"rows": 6, "max_moves": 40},
+}
+
 
 # --- configuration ---------------------------------------------------------------
 
 def configure(params: dict) -> Config:
     rows = params["rows"]
-    squares = 3 * rows
+    squares = COLS * rows
     max_moves = params["max_moves"]
     standard = params["setup"] == "standard"
-    cfg = np.zeros(C_SIZE, np.int64)
+    cfg = np.zeros(CFG_SIZE, np.int64)
     cfg[C_ROWS] = rows
     cfg[C_SQUARES] = squares
     cfg[C_MAX_MOVES] = max_moves
     cfg[C_STANDARD] = int(standard)
     cfg[C_HISTORY] = S_BOARD + squares
-    obs_pieces = (
-        ("observer", (2,)),
-        ("to_move", (2,)),
-        ("pieces", (2, squares)),
-        ("up", (3, squares)),
-        ("back", (3, squares)),
-        ("public_back", (squares,)),
-        ("home", (2, squares)),
-        ("captured", (2, 3)),
-        ("moves", (1,)),
-        ("flip_barred", (squares,)),
-    )
-    info_pieces = obs_pieces + (
-        ("history_square", (max_moves, squares)),
-        ("history_kind", (max_moves, ACTIONS_PER_SQUARE)),
-        ("history_capture", (max_moves, 3)),
-    )
     return Config(
         cfg=cfg,
         num_players=2,
         num_actions=squares * ACTIONS_PER_SQUARE,
         max_chance_outcomes=0 if standard else NUM_CHANCE,
         state_size=S_BOARD + squares + max_moves,
-        obs_pieces=obs_pieces,
-        info_pieces=info_pieces,
+        obs_pieces=OBS._place(cfg, params),
+        info_pieces=INFO._place(cfg, params),
         min_utility=-1.0,
         max_utility=1.0,
         max_game_length=max_moves,
@@ -812,69 +834,53 @@ def heuristic(cfg, state, player, rng):
 
 
 # --- encoders --------------------------------------------------------------------
-# Per-player pieces are ordered (observer, opponent) so that one network serves
-# both seats; "observer" carries the absolute seat. The board is not turned: squares
-# are the action squares.
-
 @nb.njit(cache=True)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     n = cfg[C_SQUARES]
     other = 1 - player
-    out[player] = 1.0
+    out[cfg[OBS.observer] + player] = 1.0
     to_move = state[S_PLAYER]
     if to_move >= 0:
-        out[2 + (0 if to_move == player else 1)] = 1.0
-    pieces = 4
-    up = pieces + 2 * n
-    back = up + 3 * n
-    public = back + 3 * n
-    home = public + n
-    captured = home + 2 * n
-    moves = captured + 6
-    barred_at = moves + 1
+        out[cfg[OBS.to_move] + (0 if to_move == player else 1)] = 1.0
     for square in range(n):
         cell = state[S_BOARD + square]
         if cell == 0:
             continue
         owner = cell_owner(cell)
-        out[pieces + (0 if owner == player else 1) * n + square] = 1.0
-        out[up + cell_up(cell) * n + square] = 1.0
+        out[cfg[OBS.pieces] + (0 if owner == player else 1) * n + square] = 1.0
+        out[cfg[OBS.up] + cell_up(cell) * n + square] = 1.0
         if owner == player or cell_public(cell) == 1:
-            out[back + cell_back(cell) * n + square] = 1.0
-        out[public + square] = cell_public(cell)
+            out[cfg[OBS.back] + cell_back(cell) * n + square] = 1.0
+        out[cfg[OBS.public_back] + square] = cell_public(cell)
     if state[S_PLACED] == 2 * PIECES:
-        out[home + state[S_HOME + player]] = 1.0
-        out[home + n + state[S_HOME + other]] = 1.0
-    for k in range(3):
-        out[captured + k] = state[S_CAPTURED + 3 * player + k]
-        out[captured + 3 + k] = state[S_CAPTURED + 3 * other + k]
-    out[moves] = state[S_MOVES]
+        out[cfg[OBS.home] + state[S_HOME + player]] = 1.0
+        out[cfg[OBS.home] + n + state[S_HOME + other]] = 1.0
+    for k in range(NUM_SYMBOLS):
+        out[cfg[OBS.captured] + k] = state[S_CAPTURED + NUM_SYMBOLS * player + k]
+        out[cfg[OBS.captured] + NUM_SYMBOLS + k] = state[S_CAPTURED + NUM_SYMBOLS * other + k]
+    out[cfg[OBS.moves]] = state[S_MOVES]
     if to_move >= 0 and state[S_FLIPS] > 0:
         barred = flip_barred(cfg, state)
         for square in range(n):
             cell = state[S_BOARD + square]
             if cell != 0 and cell_owner(cell) == to_move and (barred >> square) & 1:
-                out[barred_at + square] = 1.0
-    return barred_at + n
+                out[cfg[OBS.flip_barred] + square] = 1.0
 
 
 @nb.njit(cache=True)
 def encode_information_state(cfg, state, player, out):
-    k = encode_observation(cfg, state, player, out)
+    encode_observation(cfg, state, player, out)
     n = cfg[C_SQUARES]
-    max_moves = cfg[C_MAX_MOVES]
-    kinds = k + max_moves * n
-    captures = kinds + max_moves * ACTIONS_PER_SQUARE
     history = cfg[C_HISTORY]
     for i in range(state[S_MOVES]):
         entry = state[history + i]
         action = entry % CAPTURE_UNIT
-        out[k + i * n + action // ACTIONS_PER_SQUARE] = 1.0
-        out[kinds + i * ACTIONS_PER_SQUARE + action % ACTIONS_PER_SQUARE] = 1.0
+        out[cfg[INFO.history_square] + i * n + action // ACTIONS_PER_SQUARE] = 1.0
+        out[cfg[INFO.history_kind] + i * ACTIONS_PER_SQUARE + action % ACTIONS_PER_SQUARE] = 1.0
         taken = entry // CAPTURE_UNIT - 1
         if taken >= 0:
-            out[captures + 3 * i + taken] = 1.0
+            out[cfg[INFO.history_capture] + NUM_SYMBOLS * i + taken] = 1.0
 
 
 # --- strings ---------------------------------------------------------------------

@@ -11,7 +11,6 @@ from . import rules
 
 KERNEL = Kernel.from_rules(
     rules,
-    short_name="elements",
     long_name="Elements (2016)",
     min_num_players=2,
     max_num_players=2,

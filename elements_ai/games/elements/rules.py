@@ -7,10 +7,11 @@ Configuration ``cfg`` (int64), built by ``configure``::
     C_HAND        cards dealt to each player (H)
     C_TARGET      victory points that win the match
     C_SINGLE      1: the game is one round, returns are the round's VP
-    C_DECK + v-1  copies of value v in the deck (v = 1..6)
+    C_DECK + v-1  copies of value v in the deck (v = 1..6, NUM_VALUES)
     C_DECK_SIZE   cards in the deck
     C_DISPLAY     S_DISPLAY offset; the display holds at most 2H cards
     C_HISTORY     S_HISTORY offset; a round has at most 4H + 1 player actions
+    OBS.<piece>, INFO.<piece>   the piece's offset in the tensors (``core.layout``)
 
 State (int16), one round's table plus the match score::
 
@@ -39,20 +40,51 @@ import numpy as np
 
 from ...core.arrays import copy, fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range
+from ...core.layout import tensor_layout
 from ...core.rng import sample_index, uniform
 
 NUM_VALUES = 6
+SIX = NUM_VALUES - 1  # the index of value 6, the only card that may be discarded
 NUM_ACTIONS = 10
 TAKE, DISCARD, KNOCK, YIELD = 6, 7, 8, 9  # 0..5 play a card of value action + 1
 DEFAULT_DECK = "1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6"
 
 C_HAND, C_TARGET, C_SINGLE, C_DECK = 0, 1, 2, 3
-C_DECK_SIZE, C_DISPLAY, C_HISTORY, C_SIZE = 9, 10, 11, 12
+C_DECK_SIZE = C_DECK + NUM_VALUES
+C_DISPLAY, C_HISTORY = C_DECK_SIZE + 1, C_DECK_SIZE + 2
+C_SIZE = C_HISTORY + 1
 
-S_PLAYER, S_START, S_SCORE, S_DEALT = 0, 1, 2, 4
-S_DISPLAY_LEN, S_HISTORY_LEN, S_SCORER, S_POINTS, S_ROUND = 5, 6, 7, 8, 9
-S_DECK, S_HAND, S_FRONT, S_DEAL, S_DISCARDED = 10, 16, 28, 40, 52
-S_FIXED = 54  # the display and the history follow, sized by the hand size
+S_PLAYER, S_START, S_SCORE = 0, 1, 2
+S_DEALT = S_SCORE + 2
+S_DISPLAY_LEN, S_HISTORY_LEN, S_SCORER, S_POINTS, S_ROUND = range(S_DEALT + 1, S_DEALT + 6)
+S_DECK = S_ROUND + 1
+S_HAND = S_DECK + NUM_VALUES
+S_FRONT = S_HAND + 2 * NUM_VALUES
+S_DEAL = S_FRONT + 2 * NUM_VALUES
+S_DISCARDED = S_DEAL + 2 * NUM_VALUES
+S_FIXED = S_DISCARDED + 2  # the display and the history follow, sized by the hand size
+
+# Tensor pieces. Per-player pieces are ordered (observer, opponent) so that one
+# network serves both seats; "observer" carries the absolute seat.
+OBS = tensor_layout(
+    C_SIZE,
+    observer=2,
+    to_move=2,
+    hand=NUM_VALUES,
+    hand_sizes=2,
+    front=(2, NUM_VALUES),
+    discarded=2,
+    display=lambda params: (2 * params["hand_size"], NUM_VALUES),
+    limit=1,
+    sum=1,
+    scores=2,
+)
+INFO = OBS._extend(
+    deal=NUM_VALUES,
+    round_start=2,
+    history=lambda params: (4 * params["hand_size"] + 1, NUM_ACTIONS),
+)
+CFG_SIZE = INFO._end
 
 
 # --- configuration ---------------------------------------------------------------
@@ -86,6 +118,13 @@ PARAMS = {
     "deck": Param(DEFAULT_DECK, "card values 1-6 joined by '_' (>= 2 x hand_size cards)", _check_deck),
 }
 
+# Named parameter sets: every generic check runs on each. "small" solves exactly.
+VARIANTS = {
+    "default": {},
+    "round": {"single_round": True},
+    "small": {"single_round": True, "deck": "1_2_3_6_6_6", "hand_size": 2},
+}
+
 
 def configure(params: dict) -> Config:
     hand = params["hand_size"]
@@ -95,7 +134,7 @@ def configure(params: dict) -> Config:
             f"elements: parameter hand_size={hand} is out of range for a deck of "
             f"{len(deck)} cards; it must be at most {len(deck) // 2} (two hands are dealt)"
         )
-    cfg = np.zeros(C_SIZE, np.int64)
+    cfg = np.zeros(CFG_SIZE, np.int64)
     cfg[C_HAND] = hand
     cfg[C_TARGET] = params["target_score"]
     cfg[C_SINGLE] = int(params["single_round"])
@@ -108,31 +147,14 @@ def configure(params: dict) -> Config:
     single = bool(params["single_round"])
     # Every round gives a VP to someone, so a match ends within 2(target-1)+1 rounds.
     max_rounds = 1 if single else 2 * (params["target_score"] - 1) + 1
-    obs_pieces = (
-        ("observer", (2,)),
-        ("to_move", (2,)),
-        ("hand", (NUM_VALUES,)),
-        ("hand_sizes", (2,)),
-        ("front", (2, NUM_VALUES)),
-        ("discarded", (2,)),
-        ("display", (max_display, NUM_VALUES)),
-        ("limit", (1,)),
-        ("sum", (1,)),
-        ("scores", (2,)),
-    )
-    info_pieces = obs_pieces + (
-        ("deal", (NUM_VALUES,)),
-        ("round_start", (2,)),
-        ("history", (max_history, NUM_ACTIONS)),
-    )
     return Config(
         cfg=cfg,
         num_players=2,
         num_actions=NUM_ACTIONS,
         max_chance_outcomes=NUM_VALUES,
         state_size=S_FIXED + max_display + max_history,
-        obs_pieces=obs_pieces,
-        info_pieces=info_pieces,
+        obs_pieces=OBS._place(cfg, params),
+        info_pieces=INFO._place(cfg, params),
         min_utility=-2.0 if single else -1.0,
         max_utility=2.0 if single else 1.0,
         max_game_length=max_rounds * max_history,
@@ -172,7 +194,7 @@ def player_sum(state, player):
     """Sum of a player's hand and of the cards in front of them."""
     total = 0
     for v in range(NUM_VALUES):
-        total += (v + 1) * (state[S_HAND + 6 * player + v] + state[S_FRONT + 6 * player + v])
+        total += (v + 1) * (state[S_HAND + NUM_VALUES * player + v] + state[S_FRONT + NUM_VALUES * player + v])
     return total
 
 
@@ -192,11 +214,11 @@ def legal_mask(cfg, state, mask):
         mask[a] = False
     player = state[S_PLAYER]
     if player >= 0:
-        hand = S_HAND + 6 * player
+        hand = S_HAND + NUM_VALUES * player
         for v in range(NUM_VALUES):
             mask[v] = state[hand + v] > 0
         mask[TAKE] = state[S_DISPLAY_LEN] > 0
-        mask[DISCARD] = state[hand + 5] > 0
+        mask[DISCARD] = state[hand + SIX] > 0
         mask[KNOCK] = player_sum(state, player) <= limit(cfg, state)
         mask[YIELD] = True
 
@@ -249,8 +271,8 @@ def apply(cfg, state, action):
             hand = cfg[C_HAND]
             receiver = 0 if state[S_DEALT] < hand else 1
             state[S_DECK + action] -= 1
-            state[S_HAND + 6 * receiver + action] += 1
-            state[S_DEAL + 6 * receiver + action] += 1
+            state[S_HAND + NUM_VALUES * receiver + action] += 1
+            state[S_DEAL + NUM_VALUES * receiver + action] += 1
             state[S_DEALT] += 1
             if state[S_DEALT] == 2 * hand:
                 state[S_PLAYER] = state[S_START]
@@ -258,15 +280,15 @@ def apply(cfg, state, action):
         state[cfg[C_HISTORY] + state[S_HISTORY_LEN]] = action
         state[S_HISTORY_LEN] += 1
         if action < NUM_VALUES:
-            state[S_HAND + 6 * player + action] -= 1
+            state[S_HAND + NUM_VALUES * player + action] -= 1
             state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]] = action + 1
             state[S_DISPLAY_LEN] += 1
         elif action == TAKE:
             state[S_DISPLAY_LEN] -= 1
             value = state[cfg[C_DISPLAY] + state[S_DISPLAY_LEN]]
-            state[S_FRONT + 6 * player + value - 1] += 1
+            state[S_FRONT + NUM_VALUES * player + value - 1] += 1
         elif action == DISCARD:
-            state[S_HAND + 6 * player + 5] -= 1
+            state[S_HAND + NUM_VALUES * player + SIX] -= 1
             state[S_DISCARDED + player] += 1
         if action <= DISCARD:
             state[S_PLAYER] = 1 - player
@@ -304,32 +326,32 @@ def resample(cfg, state, player, rng, out):
     for v in range(NUM_VALUES):
         unseen[v] = (
             cfg[C_DECK + v]
-            - state[S_HAND + 6 * player + v]
+            - state[S_HAND + NUM_VALUES * player + v]
             - state[S_FRONT + v]
-            - state[S_FRONT + 6 + v]
+            - state[S_FRONT + NUM_VALUES + v]
         )
     for i in range(state[S_DISPLAY_LEN]):
         unseen[state[cfg[C_DISPLAY] + i] - 1] -= 1
-    unseen[5] -= state[S_DISCARDED] + state[S_DISCARDED + 1]
+    unseen[SIX] -= state[S_DISCARDED] + state[S_DISCARDED + 1]
     hand_size = 0
     for v in range(NUM_VALUES):
-        hand_size += state[S_HAND + 6 * other + v]
-        out[S_HAND + 6 * other + v] = 0
+        hand_size += state[S_HAND + NUM_VALUES * other + v]
+        out[S_HAND + NUM_VALUES * other + v] = 0
     for _ in range(hand_size):
         v = sample_index(unseen, NUM_VALUES, uniform(rng, 0))
         unseen[v] -= 1
-        out[S_HAND + 6 * other + v] += 1
+        out[S_HAND + NUM_VALUES * other + v] += 1
     for v in range(NUM_VALUES):
         out[S_DECK + v] = unseen[v]
-        out[S_DEAL + 6 * other + v] = out[S_HAND + 6 * other + v]
+        out[S_DEAL + NUM_VALUES * other + v] = out[S_HAND + NUM_VALUES * other + v]
     start = state[S_START]
     for i in range(state[S_HISTORY_LEN]):
         action = state[cfg[C_HISTORY] + i]
         if start ^ (i & 1) == other:
             if action < NUM_VALUES:
-                out[S_DEAL + 6 * other + action] += 1
+                out[S_DEAL + NUM_VALUES * other + action] += 1
             elif action == DISCARD:
-                out[S_DEAL + 6 * other + 5] += 1
+                out[S_DEAL + NUM_VALUES * other + SIX] += 1
 
 
 # --- the rules bot -------------------------------------------------------------------
@@ -345,68 +367,57 @@ def heuristic(cfg, state, player, rng):
             return TAKE
         return KNOCK
     for v in range(NUM_VALUES - 1, -1, -1):
-        if state[S_HAND + 6 * player + v] > 0:
+        if state[S_HAND + NUM_VALUES * player + v] > 0:
             return v
     return YIELD
 
 
 # --- encoders --------------------------------------------------------------------
-# Per-player pieces are ordered (observer, opponent) so that one network serves
-# both seats; "observer" carries the absolute seat.
 
 @nb.njit(cache=True)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     other = 1 - player
-    out[player] = 1.0
+    out[cfg[OBS.observer] + player] = 1.0
     to_move = state[S_PLAYER]
     if to_move >= 0:
-        out[2 + (0 if to_move == player else 1)] = 1.0
-    k = 4
+        out[cfg[OBS.to_move] + (0 if to_move == player else 1)] = 1.0
     own_cards = 0
     other_cards = 0
     for v in range(NUM_VALUES):
-        out[k + v] = state[S_HAND + 6 * player + v]
-        own_cards += state[S_HAND + 6 * player + v]
-        other_cards += state[S_HAND + 6 * other + v]
-    k += NUM_VALUES
-    out[k] = own_cards
-    out[k + 1] = other_cards
-    k += 2
+        out[cfg[OBS.hand] + v] = state[S_HAND + NUM_VALUES * player + v]
+        own_cards += state[S_HAND + NUM_VALUES * player + v]
+        other_cards += state[S_HAND + NUM_VALUES * other + v]
+    out[cfg[OBS.hand_sizes]] = own_cards
+    out[cfg[OBS.hand_sizes] + 1] = other_cards
     for v in range(NUM_VALUES):
-        out[k + v] = state[S_FRONT + 6 * player + v]
-        out[k + NUM_VALUES + v] = state[S_FRONT + 6 * other + v]
-    k += 2 * NUM_VALUES
-    out[k] = state[S_DISCARDED + player]
-    out[k + 1] = state[S_DISCARDED + other]
-    k += 2
+        out[cfg[OBS.front] + v] = state[S_FRONT + NUM_VALUES * player + v]
+        out[cfg[OBS.front] + NUM_VALUES + v] = state[S_FRONT + NUM_VALUES * other + v]
+    out[cfg[OBS.discarded]] = state[S_DISCARDED + player]
+    out[cfg[OBS.discarded] + 1] = state[S_DISCARDED + other]
     for i in range(state[S_DISPLAY_LEN]):
-        out[k + NUM_VALUES * i + state[cfg[C_DISPLAY] + i] - 1] = 1.0
-    k += NUM_VALUES * 2 * cfg[C_HAND]
-    out[k] = limit(cfg, state)
-    out[k + 1] = player_sum(state, player)
-    out[k + 2] = state[S_SCORE + player]
-    out[k + 3] = state[S_SCORE + other]
-    return k + 4
+        out[cfg[OBS.display] + NUM_VALUES * i + state[cfg[C_DISPLAY] + i] - 1] = 1.0
+    out[cfg[OBS.limit]] = limit(cfg, state)
+    out[cfg[OBS.sum]] = player_sum(state, player)
+    out[cfg[OBS.scores]] = state[S_SCORE + player]
+    out[cfg[OBS.scores] + 1] = state[S_SCORE + other]
 
 
 @nb.njit(cache=True)
 def encode_information_state(cfg, state, player, out):
-    k = encode_observation(cfg, state, player, out)
+    encode_observation(cfg, state, player, out)
     for v in range(NUM_VALUES):
-        out[k + v] = state[S_DEAL + 6 * player + v]
-    k += NUM_VALUES
+        out[cfg[INFO.deal] + v] = state[S_DEAL + NUM_VALUES * player + v]
     start = state[S_START]
     if start >= 0:
-        out[k + (0 if start == player else 1)] = 1.0
-    k += 2
+        out[cfg[INFO.round_start] + (0 if start == player else 1)] = 1.0
     for i in range(state[S_HISTORY_LEN]):
-        out[k + NUM_ACTIONS * i + state[cfg[C_HISTORY] + i]] = 1.0
+        out[cfg[INFO.history] + NUM_ACTIONS * i + state[cfg[C_HISTORY] + i]] = 1.0
 
 
 # --- strings ---------------------------------------------------------------------
 
-ACTION_NAMES = tuple(f"play {v}" for v in range(1, 7)) + ("take", "discard 6", "knock", "yield")
+ACTION_NAMES = tuple(f"play {v}" for v in range(1, NUM_VALUES + 1)) + ("take", "discard 6", "knock", "yield")
 
 
 def action_to_string(cfg, state, player: int, action: int) -> str:
@@ -450,7 +461,7 @@ def _public(cfg, state) -> list[str]:
         f"scores p0 {int(state[S_SCORE])}, p1 {int(state[S_SCORE + 1])}",
         f"to move {_to_move(state)}",
         f"display {_display(cfg, state)}",
-        f"in front p0 [{_cards(state, S_FRONT)}] p1 [{_cards(state, S_FRONT + 6)}]",
+        f"in front p0 [{_cards(state, S_FRONT)}] p1 [{_cards(state, S_FRONT + NUM_VALUES)}]",
         f"discarded 6s p0 {int(state[S_DISCARDED])}, p1 {int(state[S_DISCARDED + 1])}",
     ]
 
@@ -460,7 +471,7 @@ def state_to_string(cfg, state) -> str:
     lines = [f"round {rounds}, start player {int(state[S_START])}"] + _public(cfg, state)
     lines += [
         f"hand p0 [{_cards(state, S_HAND)}] sum {int(player_sum(state, 0))}",
-        f"hand p1 [{_cards(state, S_HAND + 6)}] sum {int(player_sum(state, 1))}",
+        f"hand p1 [{_cards(state, S_HAND + NUM_VALUES)}] sum {int(player_sum(state, 1))}",
         f"undealt and set aside [{_cards(state, S_DECK)}]",
         f"history {_history(cfg, state)}",
     ]
@@ -470,14 +481,14 @@ def state_to_string(cfg, state) -> str:
 
 
 def _hand_sizes(state) -> str:
-    sizes = [sum(int(state[S_HAND + 6 * p + v]) for v in range(NUM_VALUES)) for p in (0, 1)]
+    sizes = [sum(int(state[S_HAND + NUM_VALUES * p + v]) for v in range(NUM_VALUES)) for p in (0, 1)]
     return f"hand sizes p0 {sizes[0]}, p1 {sizes[1]}"
 
 
 def observation_string(cfg, state, player: int) -> str:
     lines = [f"observer p{player}"] + _public(cfg, state)
     lines += [
-        f"own hand [{_cards(state, S_HAND + 6 * player)}] sum {int(player_sum(state, player))}",
+        f"own hand [{_cards(state, S_HAND + NUM_VALUES * player)}] sum {int(player_sum(state, player))}",
         _hand_sizes(state),
     ]
     return "\n".join(lines)
@@ -488,7 +499,7 @@ def information_state_string(cfg, state, player: int) -> str:
     return "\n".join(
         [
             observation_string(cfg, state, player),
-            f"own deal [{_cards(state, S_DEAL + 6 * player)}]",
+            f"own deal [{_cards(state, S_DEAL + NUM_VALUES * player)}]",
             f"round start {'p' + str(start) if start >= 0 else '-'}",
             f"history {_history(cfg, state)}",
         ]

@@ -1,0 +1,111 @@
+"""The generic checks every game passes, for each of the variants it declares.
+
+Parametrised over ``elements_ai.GAMES`` and each kernel's ``variants``: adding a
+folder under ``games/`` is all it takes for a game to be checked here. The per-game
+test files keep the rulebook scenarios.
+"""
+
+import numpy as np
+import pytest
+
+import elements_ai
+from elements_ai.testing import check_conformance, check_faces_agree, random_states
+
+CASES = [
+    pytest.param(name, variant, id=f"{name}-{variant}")
+    for name in elements_ai.GAMES
+    for variant in elements_ai.get_kernel(name).variants
+]
+
+# Random games replayed on both faces, per game, shared among its variants.
+FACES_GAMES = 2000
+
+
+def load(name, variant):
+    return elements_ai.load_game(name, **elements_ai.get_kernel(name).variants[variant])
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_openspiel_conformance(name, variant):
+    check_conformance(load(name, variant), num_sims=10)
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_faces_agree(name, variant):
+    kernel = elements_ai.get_kernel(name)
+    games = max(500, FACES_GAMES // len(kernel.variants))
+    assert check_faces_agree(name, num_games=games, seed=7, **kernel.variants[variant]) == games
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_variants_are_valid_parameter_sets(name, variant):
+    kernel = elements_ai.get_kernel(name)
+    params = kernel.variants[variant]
+    assert kernel.resolve_params(params) == {**kernel.resolve_params({}), **params}
+    assert str(load(name, variant)) == str(elements_ai.load_game(name, **params))
+
+
+def _encoders(game):
+    kernel, config = game.kernel, game.config
+    return (
+        ("observation", kernel.encode_observation, config.obs_pieces, config.obs_size),
+        ("information state", kernel.encode_information_state, config.info_pieces, config.info_size),
+    )
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_each_tensor_piece_is_written_only_inside_its_span(name, variant):
+    """Moves one piece at a time to a spare region after the tensor (by changing its
+    offset in cfg) and checks that exactly that piece's values move there: the
+    encoder finds the piece by its offset and writes nothing outside its span."""
+    game = load(name, variant)
+    cfg = game.config.cfg
+    guard = 16
+    checked = 0
+    for state in random_states(game, 12, seed=5):
+        for player in range(game.num_players()):
+            for kind, encode, pieces, size in _encoders(game):
+                reference = np.zeros(size, np.float32)
+                encode(cfg, state.array, player, reference)
+                for piece in pieces:
+                    moved_cfg = cfg.copy()
+                    moved_cfg[piece.slot] = size
+                    out = np.full(size + piece.size + guard, np.nan, np.float32)
+                    encode(moved_cfg, state.array, player, out)
+                    where = f"{name}-{variant} {kind} piece {piece.name!r}"
+                    np.testing.assert_array_equal(out[size : size + piece.size], reference[piece.offset : piece.stop], where)
+                    assert not out[piece.offset : piece.stop].any(), where
+                    np.testing.assert_array_equal(out[: piece.offset], reference[: piece.offset], where)
+                    np.testing.assert_array_equal(out[piece.stop : size], reference[piece.stop :], where)
+                    assert not out[size + piece.size :].any(), where
+                    checked += 1
+    assert checked >= 12 * game.num_players() * 2
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_tensor_pieces_are_exposed_by_name(name, variant):
+    game = load(name, variant)
+    state = random_states(game, 1, seed=3)[0]
+    player = state.current_player()
+    for perfect_recall, pieces in ((False, game.config.obs_pieces), (True, game.config.info_pieces)):
+        import pyspiel
+
+        observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=perfect_recall))
+        observer.set_from(state, player)
+        assert list(observer.dict) == [piece.name for piece in pieces]
+        for piece in pieces:
+            assert observer.dict[piece.name].shape == piece.shape
+            np.testing.assert_array_equal(observer.dict[piece.name].ravel(), observer.tensor[piece.offset : piece.stop])
+
+
+def test_the_faces_check_catches_a_disagreement(monkeypatch):
+    original = elements_ai.VecEnv.information_state
+
+    def off_by_one(self, player=None):
+        out = original(self, player)
+        out[-1, -1] += 1.0
+        return out
+
+    monkeypatch.setattr(elements_ai.VecEnv, "information_state", off_by_one)
+    with pytest.raises(AssertionError, match=r"information state tensor of player 0 of env 3"):
+        check_faces_agree("elements", num_games=4, seed=1, single_round=True)
