@@ -28,6 +28,7 @@ os.environ.setdefault("GOMP_SPINCOUNT", "300000")
 import pyspiel  # noqa: E402
 
 from .core import CHANCE, TERMINAL, Kernel, VecEnv, register  # noqa: E402
+from .core.params import ParameterError  # noqa: E402
 from .games import KERNELS  # noqa: E402
 
 __version__ = "0.1.0"
@@ -39,24 +40,26 @@ for _kernel in KERNELS.values():
 
 
 def get_kernel(name: str) -> Kernel:
-    """The rules kernel of a game, by short name."""
+    """The rules kernel of a game, by short name; ``ParameterError`` for an unknown one."""
     try:
         return KERNELS[name]
     except KeyError:
-        raise ValueError(f"unknown game {name!r}; the games are {', '.join(GAMES)}") from None
+        raise ParameterError(f"unknown game {name!r}; the games are {', '.join(GAMES)}") from None
 
 
 def load_game(name: str, **params: Any) -> pyspiel.Game:
     """The OpenSpiel game ``name`` with ``params``.
 
     ``name`` may also be a full game string such as ``"elements(single_round=true)"``.
+    A bad name or parameter raises ``ParameterError``, which is both a
+    ``pyspiel.SpielError`` (as from ``pyspiel.load_game``) and a ``ValueError``.
 
     >>> load_game("elements", hand_size=2, deck="1_2_3_6_6_6", single_round=True)
     elements(deck=1_2_3_6_6_6,hand_size=2,single_round=True,target_score=6)
     """
     if "(" in name:
         if params:
-            raise ValueError("give parameters either in the game string or as keywords, not both")
+            raise ParameterError("give parameters either in the game string or as keywords, not both")
         get_kernel(name[: name.index("(")])
         return pyspiel.load_game(name)
     kernel = get_kernel(name)
@@ -82,4 +85,4 @@ def make_vec(
     return VecEnv(kernel, config, num_envs, seed=seed, auto_chance=auto_chance, autoreset=autoreset)
 
 
-__all__ = ["CHANCE", "GAMES", "TERMINAL", "VecEnv", "get_kernel", "load_game", "make_vec"]
+__all__ = ["CHANCE", "GAMES", "TERMINAL", "ParameterError", "VecEnv", "get_kernel", "load_game", "make_vec"]

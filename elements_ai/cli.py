@@ -1,46 +1,39 @@
-"""The ``elements-ai`` command.
-
-    elements-ai games                      # the games and their parameters
-    elements-ai demo elements              # a game between two random players
-    elements-ai demo elements --seed 3 -p single_round=true
-"""
+"""The ``elements-ai`` command: the games, a demo game, the agents."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import random
 import sys
+from typing import TextIO
 
 from . import GAMES, get_kernel, load_game
+from .core.params import ParameterError, parse_pairs
+
+EXAMPLES = """examples:
+  elements-ai games                                   the games, their parameters and allowed values
+  elements-ai demo elements                           a game between two random players
+  elements-ai demo elements --seed 3 -p single_round=true
+  elements-ai agents                                  the agents and their parameters
+"""
+
+# Modules that add commands of their own: each defines ``register(commands)``, which
+# adds a sub-parser to ``commands`` and sets its ``run`` default to a function of the
+# parsed arguments returning the exit status.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 def parse_params(name: str, pairs: list[str]) -> dict:
-    """``["hand_size=2", "single_round=true"]`` → typed parameters of game ``name``."""
+    """``["hand_size=2", "single_round=true"]`` → checked, typed parameters of game ``name``."""
     kernel = get_kernel(name)
-    params = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep:
-            raise ValueError(f"parameter {pair!r} must look like name=value")
-        if key not in kernel.params:
-            raise ValueError(f"{name}: unknown parameter {key!r}; parameters are {', '.join(sorted(kernel.params))}")
-        kind = type(kernel.params[key].default)
-        if kind is bool:
-            if text.lower() not in ("true", "false"):
-                raise ValueError(f"{name}: parameter {key} must be true or false, got {text!r}")
-            params[key] = text.lower() == "true"
-        elif kind is int:
-            try:
-                params[key] = int(text)
-            except ValueError:
-                raise ValueError(f"{name}: parameter {key} must be an integer, got {text!r}") from None
-        else:
-            params[key] = text
-    return params
+    given = parse_pairs(pairs, name)
+    return {key: value for key, value in kernel.resolve_params(given).items() if key in given}
 
 
-def demo(name: str, seed: int, params: dict, out=None) -> list[float]:
-    """Plays and prints one game between two uniformly random players."""
+def demo(name: str, seed: int, params: dict, out: TextIO | None = None) -> list[float]:
+    """Plays and prints one game between uniformly random players."""
     out = out or sys.stdout
     game = load_game(name, **params)
     rnd = random.Random(seed)
@@ -64,35 +57,83 @@ def demo(name: str, seed: int, params: dict, out=None) -> list[float]:
     return returns
 
 
-def list_games(out=None) -> None:
+def list_games(out: TextIO | None = None) -> None:
+    """Each game with its players, parameters, defaults and allowed values."""
     out = out or sys.stdout
     for name in GAMES:
         kernel = get_kernel(name)
-        print(f"{name}: {kernel.long_name}", file=out)
-        for key, spec in kernel.params.items():
-            print(f"    {key} = {spec.default!r}  ({spec.help})", file=out)
+        players = (
+            f"{kernel.min_num_players} players"
+            if kernel.min_num_players == kernel.max_num_players
+            else f"{kernel.min_num_players}-{kernel.max_num_players} players"
+        )
+        print(f"{name}: {kernel.long_name} ({players})", file=out)
+        for key, param in kernel.params.items():
+            print(f"    {key} = {param.default!r}: {param.help}; {param.allowed}", file=out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="elements-ai", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("games", help="list the games and their parameters")
-    demo_parser = commands.add_parser("demo", help="print a game between two random players")
+def list_agents(out: TextIO | None = None) -> None:
+    from .agents import describe_bots
+
+    print(describe_bots(), file=out or sys.stdout)
+
+
+def _run_games(args) -> int:
+    list_games()
+    return 0
+
+
+def _run_demo(args) -> int:
+    demo(args.game, args.seed, parse_params(args.game, args.param))
+    return 0
+
+
+def _run_agents(args) -> int:
+    list_agents()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="elements-ai",
+        description=__doc__.split("\n")[0].split(": ", 1)[1],
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    games = commands.add_parser("games", help="list the games, their parameters and allowed values")
+    games.set_defaults(run=_run_games)
+    demo_parser = commands.add_parser(
+        "demo",
+        help="print a game between random players",
+        epilog="example:\n  elements-ai demo elements --seed 3 -p single_round=true",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     demo_parser.add_argument("game", help="one of: " + ", ".join(GAMES))
-    demo_parser.add_argument("--seed", type=int, default=0)
+    demo_parser.add_argument("--seed", type=int, default=0, help="seed of the players and of chance (default 0)")
     demo_parser.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter (repeatable)"
     )
-    args = parser.parse_args(argv)
+    demo_parser.set_defaults(run=_run_demo)
+    agents = commands.add_parser("agents", help="list the agents (bot specs), their parameters and defaults")
+    agents.set_defaults(run=_run_agents)
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
-        if args.command == "games":
-            list_games()
-        else:
-            demo(args.game, args.seed, parse_params(args.game, args.param))
-    except (ValueError, TypeError) as error:
+        return args.run(args)
+    except ParameterError as error:
         print(f"elements-ai: error: {error}", file=sys.stderr)
         return 2
-    return 0
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly. Python would report the
+        # failed flush of stdout at exit, so point it at /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -117,7 +117,8 @@ def check_faces_agree(name: str, num_games: int = 1000, seed: int = 0, **params:
         _agree(name, states, "legal actions", env.legal_mask, masks)
         _agree(name, states, "chance outcomes", env.chance_probs, probs, exact=False)
         _agree(name, states, "returns", env.returns, rets, exact=False)
-        for what, view, batch in (("observation", views[0], env.observation), ("information state", views[1], env.information_state)):
+        tensors = (("observation", views[0], env.observation), ("information state", views[1], env.information_state))
+        for what, view, batch in tensors:
             for p in range(players):
                 _agree(name, states, f"{what} tensor of player {p}", batch(p), view[p])
         if env.terminated.all():

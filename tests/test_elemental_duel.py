@@ -293,7 +293,7 @@ def test_out_of_range_num_territories_is_rejected(value):
 
 
 def test_wrong_type_is_rejected():
-    with pytest.raises(TypeError, match="num_territories must be of type int"):
+    with pytest.raises(elements_ai.ParameterError, match="num_territories must be an integer, got 'four'"):
         elements_ai.load_game("elemental_duel", num_territories="four")
 
 

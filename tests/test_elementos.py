@@ -366,7 +366,7 @@ def test_a_win_on_the_last_allowed_move_still_wins():
         ({"rows": 16}, ValueError, "rows=16 is out of range"),
         ({"setup": "mirror"}, ValueError, "setup='mirror' is out of range; it must be one of 'random', 'standard'"),
         ({"max_moves": 0}, ValueError, "max_moves=0 is out of range"),
-        ({"rows": "nine"}, TypeError, "parameter rows must be of type int"),
+        ({"rows": "nine"}, ValueError, "parameter rows must be an integer, got 'nine'"),
     ],
 )
 def test_bad_parameters_are_named(params, error, message):

@@ -280,21 +280,27 @@ def test_unknown_game():
         ({"target_score": 0}, "target_score=0 is out of range"),
         ({"deck": "1_2_7"}, "deck='1_2_7' is out of range"),
         ({"deck": "1-2-3"}, "deck"),
-        ({"single_round": "maybe"}, "single_round must be of type bool"),
+        ({"single_round": "maybe"}, "single_round must be true or false"),
     ],
 )
 def test_bad_parameters_name_the_problem(params, message):
-    with pytest.raises((ValueError, TypeError), match=message):
+    with pytest.raises(elements_ai.ParameterError, match=message):
         elements_ai.load_game("elements", **params)
-    with pytest.raises((ValueError, TypeError), match=message):
+    with pytest.raises(elements_ai.ParameterError, match=message):
         elements_ai.make_vec("elements", 2, **params)
 
 
 def test_bad_parameters_through_pyspiel_strings():
+    # The same kind of error as OpenSpiel's own for a bad game string: a SpielError.
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'foo'"):
         pyspiel.load_game("elements(foo=1)")
-    with pytest.raises(ValueError, match="hand_size=0 is out of range"):
-        pyspiel.load_game("elements(hand_size=0)")
+    for load in (pyspiel.load_game, elements_ai.load_game):
+        with pytest.raises(pyspiel.SpielError, match="hand_size=0 is out of range"):
+            load("elements(hand_size=0)")
+    with pytest.raises(pyspiel.SpielError, match="hand_size=0 is out of range"):
+        elements_ai.load_game("elements", hand_size=0)
+    with pytest.raises(pyspiel.SpielError, match="unknown parameter 'foo'"):
+        elements_ai.load_game("elements", foo=1)
 
 
 def test_illegal_action_raises_and_leaves_the_state_unchanged():

@@ -73,7 +73,8 @@ def test_each_tensor_piece_is_written_only_inside_its_span(name, variant):
                     out = np.full(size + piece.size + guard, np.nan, np.float32)
                     encode(moved_cfg, state.array, player, out)
                     where = f"{name}-{variant} {kind} piece {piece.name!r}"
-                    np.testing.assert_array_equal(out[size : size + piece.size], reference[piece.offset : piece.stop], where)
+                    moved = out[size : size + piece.size]
+                    np.testing.assert_array_equal(moved, reference[piece.offset : piece.stop], where)
                     assert not out[piece.offset : piece.stop].any(), where
                     np.testing.assert_array_equal(out[: piece.offset], reference[: piece.offset], where)
                     np.testing.assert_array_equal(out[piece.stop : size], reference[piece.stop :], where)

@@ -17,83 +17,76 @@ defaults.
 ...     make_bot("mcts:simz=10", game, 0)
 ... except ValueError as error:
 ...     print(error)
-bot spec 'mcts:simz=10': unknown parameter 'simz' for mcts; its parameters are sims, seconds, c, rollouts, \
-worlds, select
+bot spec 'mcts:simz=10' (mcts): unknown parameter 'simz'; parameters are c, rollouts, seconds, select, \
+sims, worlds
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import importlib
 from typing import Any
 
-from .bots import ISMCTSBot, KernelBot, MCTSBot, RandomBot, RulesBot
-
-
-@dataclasses.dataclass(frozen=True)
-class BotParam:
-    """One bot parameter: its default, a description, and a range check.
-
-    ``check(value)`` returns ``None`` when the value is allowed and otherwise the
-    allowed values as a phrase.
-    """
-
-    default: int | float | str
-    help: str
-    check: Callable[[Any], str | None] = lambda value: None
+from ..core.params import Param, ParameterError, at_least, int_range, one_of, parse_pairs, resolve
+from .bots import KernelBot
 
 
 @dataclasses.dataclass(frozen=True)
 class BotSpec:
-    """A bot name: its class, a one-line description and its parameters."""
+    """A bot name: its class, a one-line description and its parameters.
+
+    ``cls`` is the bot class or its ``"module:Class"`` path, imported when a bot is
+    made (so that bots needing optional packages cost nothing until used). The class
+    is called as ``cls(game, player, seed, **params)``.
+    """
 
     name: str
-    cls: type[KernelBot]
+    cls: type[KernelBot] | str
     help: str
-    params: dict[str, BotParam]
+    params: dict[str, Param]
 
-
-def _at_least(low):
-    kind = "an integer" if isinstance(low, int) else "a number"
-    return lambda value: None if value >= low else f"{kind} >= {low}"
-
-
-def _one_of(*choices):
-    return lambda value: None if value in choices else "one of " + ", ".join(choices)
+    def load(self) -> type[KernelBot]:
+        if not isinstance(self.cls, str):
+            return self.cls
+        module, _, name = self.cls.partition(":")
+        return getattr(importlib.import_module(module), name)
 
 
 _SEARCH = {
-    "sims": BotParam(1000, "simulations per move (unlimited when only seconds is given)", _at_least(1)),
-    "seconds": BotParam(0.0, "time limit per move in seconds (0: no time limit)", _at_least(0.0)),
-    "c": BotParam(1.4, "exploration constant (values are scaled to [0, 1])", _at_least(0.0)),
-    "rollouts": BotParam(1, "random playouts averaged at each new leaf", _at_least(1)),
+    "sims": Param(1000, "simulations per move (unlimited when only seconds is given)", int_range(1)),
+    "seconds": Param(0.0, "time limit per move in seconds (0: no time limit)", at_least(0.0)),
+    "c": Param(1.4, "exploration constant (values are scaled to [0, 1])", at_least(0.0)),
+    "rollouts": Param(1, "random playouts averaged at each new leaf", int_range(1)),
 }
 _SELECT = {
-    "select": BotParam("uct", "child selection: UCB1 ('uct') or prior-weighted ('puct')", _one_of("uct", "puct")),
+    "select": Param("uct", "child selection: UCB1 ('uct') or prior-weighted ('puct')", one_of("uct", "puct")),
 }
 
 BOTS: dict[str, BotSpec] = {
     spec.name: spec
     for spec in (
-        BotSpec("random", RandomBot, "a uniformly random legal action", {}),
-        BotSpec("rules", RulesBot, "the game's rule-based beginner strategy (kernel heuristic)", {}),
+        BotSpec("random", "elements_ai.agents.bots:RandomBot", "a uniformly random legal action", {}),
+        BotSpec(
+            "rules",
+            "elements_ai.agents.bots:RulesBot",
+            "the game's rule-based beginner strategy (kernel heuristic)",
+            {},
+        ),
         BotSpec(
             "mcts",
-            MCTSBot,
+            "elements_ai.agents.bots:MCTSBot",
             "UCT with random rollouts; determinized with the kernel's resample under hidden information",
             {
                 **_SEARCH,
-                "worlds": BotParam(
-                    1,
-                    "determinizations per move under hidden information (0: a new one per simulation)",
-                    _at_least(0),
+                "worlds": Param(
+                    1, "determinizations per move under hidden information (0: a new one per simulation)", int_range(0)
                 ),
                 **_SELECT,
             },
         ),
         BotSpec(
             "ismcts",
-            ISMCTSBot,
+            "elements_ai.agents.bots:ISMCTSBot",
             "single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012)",
             {**_SEARCH, **_SELECT},
         ),
@@ -120,23 +113,6 @@ def describe_bots() -> str:
     return "\n".join(lines)
 
 
-def _convert(spec: str, bot: str, name: str, value: Any, default: Any) -> Any:
-    kind = type(default)
-    try:
-        if kind is int:
-            if isinstance(value, bool) or (not isinstance(value, (int, str))):
-                raise ValueError
-            return int(value)
-        if kind is float:
-            if isinstance(value, bool):
-                raise ValueError
-            return float(value)
-        return str(value)
-    except ValueError:
-        noun = {int: "an integer", float: "a number"}.get(kind, "a string")
-        raise ValueError(f"bot spec {spec!r}: parameter {name} of {bot} must be {noun}, got {value!r}") from None
-
-
 def parse_spec(spec: str, **overrides: Any) -> tuple[BotSpec, dict[str, Any]]:
     """The bot named in ``spec`` and its checked parameters (only those given).
 
@@ -146,46 +122,22 @@ def parse_spec(spec: str, **overrides: Any) -> tuple[BotSpec, dict[str, Any]]:
     {'sims': 50, 'rollouts': 2}
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"bot spec {spec!r} is empty; bots are {', '.join(BOTS)}")
+        raise ParameterError(f"bot spec {spec!r} is empty; bots are {', '.join(BOTS)}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if name not in BOTS:
-        raise ValueError(f"bot spec {spec!r}: unknown bot {name!r}; bots are {', '.join(BOTS)}")
+        raise ParameterError(f"bot spec {spec!r}: unknown bot {name!r}; bots are {', '.join(BOTS)}")
     bot = BOTS[name]
-    given: dict[str, Any] = {}
-    items = [item.strip() for item in rest.split(",")] if rest.strip() else []
-    for item in items:
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or not key:
-            raise ValueError(f"bot spec {spec!r}: {item!r} is not of the form name=value")
-        if key in given:
-            raise ValueError(f"bot spec {spec!r}: parameter {key!r} is given twice")
-        given[key] = value.strip()
-    given.update(overrides)
-    params: dict[str, Any] = {}
-    for key, value in given.items():
-        if key not in bot.params:
-            known = ", ".join(bot.params) if bot.params else "none"
-            raise ValueError(
-                f"bot spec {spec!r}: unknown parameter {key!r} for {name}; its parameters are {known}"
-            )
-        param = bot.params[key]
-        value = _convert(spec, name, key, value, param.default)
-        problem = param.check(value)
-        if problem is not None:
-            raise ValueError(
-                f"bot spec {spec!r}: parameter {key}={value!r} of {name} is out of range; it must be {problem}"
-            )
-        params[key] = value
-    return bot, params
+    items = [item for item in rest.split(",") if item.strip()] if rest.strip() else []
+    given: dict[str, Any] = {**parse_pairs(items, f"bot spec {spec!r}"), **overrides}
+    return bot, resolve(bot.params, given, f"bot spec {spec!r} ({name})", fill=False)
 
 
 def make_bot(spec: str, game, player: int, seed: int = 0, **params: Any) -> KernelBot:
     """A bot for seat ``player`` of ``game`` from a spec such as ``"ismcts:sims=1000,c=1.4"``.
 
     Keyword ``params`` are added to (and override) those in the spec. Raises
-    ``ValueError`` naming the problem for an unknown bot or parameter, a value of
+    ``ParameterError`` (a ``ValueError``) naming the problem for an unknown bot or parameter, a value of
     the wrong type or out of range, and a bot the game cannot support.
 
     >>> import elements_ai
@@ -194,4 +146,4 @@ def make_bot(spec: str, game, player: int, seed: int = 0, **params: Any) -> Kern
     1
     """
     bot, kwargs = parse_spec(spec, **params)
-    return bot.cls(game, player, seed, **kwargs)
+    return bot.load()(game, player, seed, **kwargs)

@@ -64,45 +64,13 @@ from typing import Any
 import numpy as np
 
 from .layout import Piece
+from .params import Param, ParameterError, ParamValue, int_range, one_of, resolve
+
+__all__ = ["CHANCE", "TERMINAL", "Config", "Kernel", "Param", "ParameterError", "int_range", "one_of"]
 
 # OpenSpiel's player ids for the nodes that are not a player's decision.
 CHANCE = -1
 TERMINAL = -4
-
-ParamValue = bool | int | float | str
-
-
-@dataclasses.dataclass(frozen=True)
-class Param:
-    """One game parameter: its default, a description, and a range check.
-
-    ``check(value)`` returns ``None`` when the value is allowed and otherwise a
-    sentence naming the allowed values (it is put into the error message).
-    """
-
-    default: ParamValue
-    help: str
-    check: Callable[[Any], str | None] = lambda value: None
-
-
-def int_range(low: int, high: int | None = None) -> Callable[[Any], str | None]:
-    """A ``Param.check`` for integers in ``[low, high]`` (``high=None``: no bound)."""
-
-    def check(value: Any) -> str | None:
-        if value < low or (high is not None and value > high):
-            return f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
-        return None
-
-    return check
-
-
-def one_of(*choices: str) -> Callable[[Any], str | None]:
-    """A ``Param.check`` for a string among ``choices``."""
-
-    def check(value: Any) -> str | None:
-        return None if value in choices else "one of " + ", ".join(repr(c) for c in choices)
-
-    return check
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,29 +176,13 @@ class Kernel:
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
         """Full parameter dict (defaults filled in) after checking names, types and ranges.
 
+        Raises ``ParameterError`` (a ``pyspiel.SpielError`` and a ``ValueError``).
+
         >>> from elements_ai.games.elements import KERNEL
-        >>> KERNEL.resolve_params({"single_round": True})["target_score"]
-        6
+        >>> KERNEL.resolve_params({"single_round": "true"})["single_round"]
+        True
         """
-        params = dict(params or {})
-        unknown = sorted(set(params) - set(self.params))
-        if unknown:
-            raise ValueError(
-                f"{self.short_name}: unknown parameter {unknown[0]!r}; "
-                f"parameters are {', '.join(sorted(self.params))}"
-            )
-        out: dict[str, ParamValue] = {}
-        for name, spec in self.params.items():
-            value = params.get(name, spec.default)
-            value = _coerce(self.short_name, name, value, type(spec.default))
-            problem = spec.check(value)
-            if problem is not None:
-                raise ValueError(
-                    f"{self.short_name}: parameter {name}={value!r} is out of range; "
-                    f"it must be {problem}"
-                )
-            out[name] = value
-        return out
+        return resolve(dict(self.params), dict(params or {}), self.short_name)
 
 
 _RULES_FUNCTIONS = (
@@ -247,27 +199,3 @@ _RULES_FUNCTIONS = (
     "observation_string",
     "information_state_string",
 )
-
-
-def _coerce(game: str, name: str, value: Any, kind: type) -> ParamValue:
-    """Accepts the value if it has the parameter's type (ints for floats too)."""
-    if kind is bool:
-        if isinstance(value, (bool, np.bool_)):
-            return bool(value)
-        if isinstance(value, str) and value.lower() in ("true", "false"):
-            return value.lower() == "true"
-    elif kind is int:
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-            return int(value)
-    elif kind is float:
-        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
-            return float(value)
-    elif kind is str:
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-            return str(value)  # OpenSpiel's parser turns a plain run of digits into an int
-    raise TypeError(
-        f"{game}: parameter {name} must be of type {kind.__name__}, got {value!r} "
-        f"({type(value).__name__})"
-    )

@@ -167,14 +167,20 @@ class KernelState(pyspiel.State):
         if self._player == TERMINAL:
             return f"{name}: action {action} applied to a terminal state:\n{self}"
         what = "chance outcome" if self._player == CHANCE else f"action for player {self._player}"
+        legal = (
+            [a for a, _ in self.chance_outcomes()] if self._player == CHANCE else self._legal_actions(self._player)
+        )
+        return f"{name}: illegal {what} {action}{self._named(action)}; legal: {self._names(legal)}; state:\n{self}"
+
+    def _named(self, action: int) -> str:
+        """`` (its string)`` for an action that has one here, else nothing."""
         try:
-            text = f" ({self._action_to_string(self._player, action)})"
-        except Exception:
-            text = ""
-        legal = self.chance_outcomes() if self._player == CHANCE else self._legal_actions(self._player)
-        if self._player == CHANCE:
-            legal = [a for a, _ in legal]
-        return f"{name}: illegal {what} {action}{text}; legal: {legal}; state:\n{self}"
+            return f" ({self._action_to_string(self._player, action)})"
+        except Exception:  # an id out of range has no string; the message names the id
+            return ""
+
+    def _names(self, actions: list[int]) -> str:
+        return ", ".join(f"{a}{self._named(a)}" for a in actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._kgame.kernel.action_to_string(self._kgame.cfg, self._data, player, int(action))

@@ -163,9 +163,16 @@ class VecEnv:
         else:
             allowed = np.flatnonzero(self.legal_mask[env]).tolist()
             what = f"action for player {player}"
+
+        def named(a: int) -> str:
+            try:
+                return f"{a} ({self.kernel.action_to_string(cfg, state, player, a)})"
+            except Exception:  # an id out of range has no string
+                return str(a)
+
         return (
-            f"{self.kernel.short_name}: env {env}: illegal {what} {action}; "
-            f"legal: {allowed}; state:\n{self.kernel.state_to_string(cfg, state)}"
+            f"{self.kernel.short_name}: env {env}: illegal {what} {named(action)}; "
+            f"legal: {', '.join(named(a) for a in allowed)}; state:\n{self.kernel.state_to_string(cfg, state)}"
         )
 
 

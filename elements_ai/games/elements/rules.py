@@ -41,6 +41,7 @@ import numpy as np
 from ...core.arrays import copy, fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range
 from ...core.layout import tensor_layout
+from ...core.params import Check, ParameterError
 from ...core.rng import sample_index, uniform
 
 NUM_VALUES = 6
@@ -103,19 +104,23 @@ def parse_deck(text: str) -> list[int]:
     return values
 
 
-def _check_deck(text: str) -> str | None:
+def _valid_deck(text: str) -> bool:
     try:
         parse_deck(text)
     except ValueError:
-        return "card values 1 to 6 joined by '_', e.g. '1_2_3_6_6_6'"
-    return None
+        return False
+    return True
 
 
 PARAMS = {
     "target_score": Param(6, "victory points needed to win the match", int_range(1, 1000)),
     "single_round": Param(False, "play one round only; returns are the VP gained"),
     "hand_size": Param(6, "cards dealt to each player", int_range(1, 100)),
-    "deck": Param(DEFAULT_DECK, "card values 1-6 joined by '_' (>= 2 x hand_size cards)", _check_deck),
+    "deck": Param(
+        DEFAULT_DECK,
+        "the cards, by value (at least 2 x hand_size of them)",
+        Check(_valid_deck, "card values 1 to 6 joined by '_', e.g. '1_2_3_6_6_6'"),
+    ),
 }
 
 # Named parameter sets: every generic check runs on each. "small" solves exactly.
@@ -130,7 +135,7 @@ def configure(params: dict) -> Config:
     hand = params["hand_size"]
     deck = parse_deck(params["deck"])
     if len(deck) < 2 * hand:
-        raise ValueError(
+        raise ParameterError(
             f"elements: parameter hand_size={hand} is out of range for a deck of "
             f"{len(deck)} cards; it must be at most {len(deck) // 2} (two hands are dealt)"
         )
