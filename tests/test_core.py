@@ -1,4 +1,4 @@
-"""The shared core: specialised helpers stay apart per game and load from disk."""
+"""The shared core: generic functions compiled per game stay apart and load from disk."""
 
 import doctest
 import importlib
@@ -6,54 +6,99 @@ import os
 import pkgutil
 import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
 
 import elements_ai
-from elements_ai.agents.search import specialize_search
-from elements_ai.core.jit import legal_samplers, specialize
+import elements_ai.testing
+from elements_ai.core.generic import _source_digest, generic, rules, rules_of
 
 
-def test_specialised_helpers_carry_their_game_in_their_names():
-    names = {}
-    for game in elements_ai.GAMES:
-        kernel = elements_ai.get_kernel(game)
-        helpers = vars(specialize(kernel)) | vars(specialize_search(kernel))
-        for helper, dispatcher in helpers.items():
-            qualname = dispatcher.py_func.__qualname__
-            assert f"<locals>.{game}." in qualname, qualname
-            names.setdefault(helper, set()).add(qualname)
-    assert all(len(found) == len(elements_ai.GAMES) for found in names.values())
+@generic
+def legal_count(cfg, state, mask):
+    """A small generic function: the number of legal actions of the player to move."""
+    rules.legal_mask(cfg, state, mask)
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    return n
 
 
-SCRIPT = """
-import numpy as np, elements_ai
-from elements_ai.agents import make_bot
-for name in elements_ai.GAMES:
-    env = elements_ai.make_vec(name, 4, seed=0)
-    env.step(env.sample_actions())
-    env.observation(), env.information_state(), env.random_playouts(2)
-    game = elements_ai.load_game(name)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
-    make_bot("mcts:sims=20", game, state.current_player()).step(state)
-    make_bot("ismcts:sims=20", game, state.current_player()).step(state)
-"""
+def test_a_generic_function_compiles_once_per_game_and_names_its_game():
+    copies = {}
+    for name in elements_ai.GAMES:
+        kernel = elements_ai.get_kernel(name)
+        compiled = legal_count[kernel]
+        assert legal_count[kernel] is compiled
+        assert f"[{name}-" in compiled.py_func.__qualname__
+        game = elements_ai.load_game(name)
+        for state in elements_ai.testing.random_states(game, 5, seed=2):
+            mask = np.zeros(game.num_distinct_actions(), np.bool_)
+            assert compiled(game.cfg, state.array, mask) == len(state.legal_actions())
+        copies[name] = compiled.py_func.__qualname__
+    assert len(set(copies.values())) == len(copies)
 
 
-def test_a_second_process_loads_every_helper_from_the_disk_cache(tmp_path):
+def test_calling_a_generic_function_without_a_game_is_an_error():
+    with pytest.raises(TypeError, match=r"legal_count is generic over the games: call legal_count\[kernel\]"):
+        legal_count(None, None, None)
+    with pytest.raises(TypeError, match="rules.apply stands for a game's function"):
+        rules.apply(None, None, 0)
+
+
+def test_rules_give_defaults_for_the_optional_functions():
+    duel = rules_of(elements_ai.get_kernel("elemental_duel"))
+    elementos = rules_of(elements_ai.get_kernel("elementos"))
+    assert duel.HAS_RESAMPLE and duel.resample is elements_ai.get_kernel("elemental_duel").resample
+    assert elementos.sample_action is elementos.sample_action_masked  # its own sample_legal
+    assert duel.sample_action is not duel.sample_action_masked  # the mask scan
+
+
+# Two games' copies of one generic function, loaded from the disk cache into one
+# process, must each run its own game (their symbols must not collide).
+CACHE_SCRIPT = textwrap.dedent(
+    """
+    import numpy as np, elements_ai, elements_ai.testing, sys
+    sys.path.insert(0, {tests!r})
+    from test_core import legal_count
+    for name in ("elements", "elemental_duel"):
+        game = elements_ai.load_game(name)
+        state = elements_ai.testing.first_decision(game, seed=4)
+        mask = np.zeros(game.num_distinct_actions(), np.bool_)
+        print(name, legal_count[game.kernel](game.cfg, state.array, mask), len(state.legal_actions()))
+    """
+)
+
+
+def test_a_second_process_loads_generic_copies_from_the_disk_cache(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
-    first = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=900)
-    assert first.returncode == 0, first.stderr[-2000:]
-    assert "data saved" in first.stdout + first.stderr
-    second = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=900)
-    assert second.returncode == 0, second.stderr[-2000:]
-    log = second.stdout + second.stderr
-    saved = [line for line in log.splitlines() if "data saved" in line]
-    assert not saved, "compiled again instead of loading:\n" + "\n".join(saved[:10])
-    assert "data loaded" in log
+    script = CACHE_SCRIPT.format(tests=os.path.dirname(__file__))
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-2000:]
+        counts = [line.split() for line in run.stdout.splitlines() if line.startswith("ele")]
+        assert len(counts) == 2 and all(found == expected for _, found, expected in counts), run.stdout
+    first, second = (run.stdout + run.stderr for run in runs)
+    assert "legal_count[elements-" in first and "data saved" in first
+    saved = [line for line in second.splitlines() if "data saved" in line and "legal_count" in line]
+    assert not saved, "compiled again instead of loading:\n" + "\n".join(saved)
+    loaded = [line for line in second.splitlines() if "data loaded" in line and "legal_count" in line]
+    assert len(loaded) == 2
+
+
+def test_editing_a_rules_file_changes_the_digest(tmp_path, monkeypatch):
+    package = tmp_path / "digest_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text("import numba\n@numba.njit\ndef f(x):\n    return x\n")
+    (package / "rules.py").write_text("import numba\nfrom .helper import f\n@numba.njit\ndef g(x):\n    return f(x)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("digest_pkg.rules")
+    before = _source_digest([module.g])
+    (package / "helper.py").write_text("import numba\n@numba.njit\ndef f(x):\n    return x + 1\n")
+    assert _source_digest([module.g]) != before  # a module reached through a jitted function
 
 
 def test_docstring_examples_run():
@@ -66,41 +111,3 @@ def test_docstring_examples_run():
             failed.append(name)
     assert not failed, f"docstring examples fail in {failed}"
     assert attempted >= 20
-
-
-SAMPLER_CASES = [
-    ("elements", {}),
-    ("elements", {"single_round": True, "hand_size": 3}),
-    ("elemental_duel", {}),
-    ("elementos", {}),
-    ("elementos", {"rows": 15, "setup": "standard"}),
-    ("elementos", {"rows": 6, "max_moves": 40}),
-]
-
-
-@pytest.mark.parametrize("name, params", SAMPLER_CASES)
-def test_the_samplers_draw_every_legal_action_once_from_an_even_grid(name, params):
-    """u = (j + 1/2) / n for j < n must give each of the n legal actions exactly once:
-    then a uniform u draws a uniform legal action. Covers the kernels' own
-    ``sample_legal`` and the mask scan used without it."""
-    kernel = elements_ai.get_kernel(name)
-    env = elements_ai.make_vec(name, 64, seed=11, autoreset=True, **params)
-    samplers = legal_samplers(kernel)
-    mask = np.zeros(env.num_actions, np.bool_)
-    checked = 0
-    for _ in range(150):
-        for i in np.flatnonzero(env.current_player >= 0):
-            state = env.states[i]
-            legal = np.flatnonzero(env.legal_mask[i]).tolist()
-            n = len(legal)
-            for sample in (samplers.sample_fresh, samplers.sample_cached):
-                drawn = sorted(int(sample(env.config.cfg, state, env.legal_mask[i], (j + 0.5) / n)) for j in range(n))
-                assert drawn == legal, (name, params, i)
-            assert samplers.sample_fresh(env.config.cfg, state, mask, 0.999999) in legal
-            checked += 1
-        env.step(env.sample_actions())
-    assert checked > 3000
-
-
-def test_elementos_has_its_own_sampler():
-    assert elements_ai.get_kernel("elementos").sample_legal is not None

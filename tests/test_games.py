@@ -6,9 +6,11 @@ test files keep the rulebook scenarios.
 """
 
 import numpy as np
+import pyspiel
 import pytest
 
 import elements_ai
+from elements_ai.core import generic, rules
 from elements_ai.testing import check_conformance, check_faces_agree, random_states
 
 CASES = [
@@ -89,8 +91,6 @@ def test_tensor_pieces_are_exposed_by_name(name, variant):
     state = random_states(game, 1, seed=3)[0]
     player = state.current_player()
     for perfect_recall, pieces in ((False, game.config.obs_pieces), (True, game.config.info_pieces)):
-        import pyspiel
-
         observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=perfect_recall))
         observer.set_from(state, player)
         assert list(observer.dict) == [piece.name for piece in pieces]
@@ -110,3 +110,37 @@ def test_the_faces_check_catches_a_disagreement(monkeypatch):
     monkeypatch.setattr(elements_ai.VecEnv, "information_state", off_by_one)
     with pytest.raises(AssertionError, match=r"information state tensor of player 0 of env 3"):
         check_faces_agree("elements", num_games=4, seed=1, single_round=True)
+
+
+@generic
+def _grid_draws_each_legal_action_once(cfg, state, mask, scratch, counts):
+    """With n legal actions, u = (j + 1/2) / n for j < n must draw each exactly once
+    (then a uniform u draws a uniform legal action), from a fresh mask and a cached one."""
+    rules.legal_mask(cfg, state, mask)
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+        counts[a] = 0
+    for j in range(n):
+        counts[rules.sample_action(cfg, state, scratch, (j + 0.5) / n)] += 1
+        counts[rules.sample_action_masked(cfg, state, mask, (j + 0.5) / n)] += 1
+    ok = True
+    for a in range(mask.shape[0]):
+        ok = ok and counts[a] == 2 * mask[a]
+    return ok and mask[rules.sample_action(cfg, state, scratch, 0.999999)]
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_the_samplers_draw_every_legal_action_once_from_an_even_grid(name, variant):
+    kernel = elements_ai.get_kernel(name)
+    env = elements_ai.make_vec(name, 64, seed=11, autoreset=True, **kernel.variants[variant])
+    check = _grid_draws_each_legal_action_once[kernel]
+    scratch = np.zeros(env.num_actions, np.bool_)
+    counts = np.zeros(env.num_actions, np.int64)
+    checked = 0
+    for _ in range(60):
+        for i in np.flatnonzero(env.current_player >= 0):
+            assert check(env.config.cfg, env.states[i], env.legal_mask[i].copy(), scratch, counts), (name, i)
+            checked += 1
+        env.step(env.sample_actions())
+    assert checked > 1000

@@ -18,7 +18,7 @@
 
 from .bots import ISMCTSBot, KernelBot, MCTSBot, RandomBot, RulesBot, play_game
 from .registry import BOTS, describe_bots, list_bots, make_bot, parse_spec
-from .search import TreeSearch, specialize_search
+from .search import TreeSearch
 
 __all__ = [
     "BOTS",
@@ -33,5 +33,4 @@ __all__ = [
     "make_bot",
     "parse_spec",
     "play_game",
-    "specialize_search",
 ]

@@ -1,8 +1,7 @@
 """Generic tree search in numba: MCTS (UCT or PUCT) and single-observer IS-MCTS.
 
-One search engine serves every game: ``specialize_search(kernel)`` compiles it
-(once per process, cached on disk) over the game's jitted rules, the same way
-``elements_ai.core.jit.specialize`` builds the other faces' helpers.
+One search engine serves every game: ``run`` is a ``@generic`` numba function
+(``elements_ai.core.generic``) compiled for each game's rules and hooks.
 
 The tree is a set of flat arrays. A node is reached by a sequence of actions from
 the root (chance outcomes included, keyed apart from player actions), so the same
@@ -30,7 +29,9 @@ Hooks make the search PUCT-ready. ``prior(cfg, state, mask, out)`` writes a
 distribution over actions (``mask`` is the legal mask); ``leaf_value(cfg, state,
 rng, rollouts, mask, probs, out)`` writes an estimate of the returns vector of a
 new leaf (it may overwrite ``state``; ``mask``/``probs`` are scratch buffers).
-Defaults: a uniform prior and ``rollouts`` uniformly random playouts.
+Both are jitted functions (or ``@generic`` ones, compiled for the game) bound to the
+placeholder ``hooks``. Defaults: a uniform prior and ``rollouts`` uniformly random
+playouts.
 
 >>> import elements_ai
 >>> game = elements_ai.load_game("elements", single_round=True, hand_size=3)
@@ -45,17 +46,17 @@ Defaults: a uniform prior and ``rollouts`` uniformly random playouts.
 
 from __future__ import annotations
 
-import functools
 import math
 import time
-import types
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
 from ..core.arrays import copy, fill
-from ..core.jit import kernel_functions, owned_by, specialize, stamp, stamp_modules
+from ..core.generic import GenericFunction, functions, generic, hooks, rules
 from ..core.kernel import CHANCE, TERMINAL
+from ..core.playouts import play_out
 from ..core.rng import sample_index, seeds_from, uniform
 
 # Integer columns of a node (``ti`` array, int32).
@@ -81,12 +82,6 @@ def uniform_prior(cfg, state, mask, out):
         count += mask[a]
     for a in range(mask.shape[0]):
         out[a] = 1.0 / count if mask[a] else 0.0
-
-
-@nb.njit(cache=True)
-def copy_resample(cfg, state, player, rng, out):
-    """The identity determinization, for games where every player sees everything."""
-    copy(out, state)
 
 
 @nb.njit(cache=True, inline="always")
@@ -138,228 +133,235 @@ def root_stats(ti, tf, player, counts, values):
         child = ti[child, T_SIBLING]
 
 
-def _make_random_rollout(kernel):
-    playout = specialize(kernel).play_out  # the vector face's random games, one stream
-    own = owned_by(kernel.short_name)
-
-    @nb.njit(cache=True)
-    @own
-    def random_rollout(cfg, state, rng, rollouts, mask, probs, out):
-        """The default leaf value: the mean returns of ``rollouts`` random playouts."""
-        if rollouts <= 1:
-            playout(cfg, state, mask, probs, rng, 0, out)
-            return
-        start = state.copy()
-        total = np.zeros(out.shape[0])
-        for r in range(rollouts):
-            if r > 0:
-                copy(state, start)
-            playout(cfg, state, mask, probs, rng, 0, out)
-            total += out
-        for p in range(out.shape[0]):
-            out[p] = total[p] / rollouts
-
-    return playout, random_rollout
+@generic
+def random_rollout(cfg, state, rng, rollouts, mask, probs, out):
+    """The default leaf value: the mean returns of ``rollouts`` random playouts."""
+    if rollouts <= 1:
+        play_out(cfg, state, mask, probs, rng, 0, out)
+        return
+    start = state.copy()
+    total = np.zeros(out.shape[0])
+    for r in range(rollouts):
+        if r > 0:
+            copy(state, start)
+        play_out(cfg, state, mask, probs, rng, 0, out)
+        total += out
+    for p in range(out.shape[0]):
+        out[p] = total[p] / rollouts
 
 
-@functools.cache
-def specialize_search(kernel, prior=None, leaf_value=None) -> types.SimpleNamespace:
-    """The compiled search for one game, with optional ``prior``/``leaf_value`` hooks.
+class Settings(NamedTuple):
+    """What a search does, for ``run``."""
 
-    Both hooks must be numba-jitted functions with the signatures given in the
-    module docstring. Returns a namespace with ``run`` (the iterations),
-    ``random_rollout`` and ``playout`` (``core.jit``'s ``play_out``).
-    """
-    hooks = tuple(fn for fn in (prior, leaf_value) if fn is not None)
-    tag = kernel.short_name + ".search." + stamp_modules(
-        kernel_functions(kernel) + hooks + (uniform_prior,)
-    )
-    for fn in hooks:
-        stamp(fn, tag)
+    mode: int  # FIXED or RESAMPLE
+    availability: bool  # UCB over availability counts (IS-MCTS)
+    selection: int  # UCT or PUCT
+    c: float  # exploration constant
+    rollouts: int  # passed to the leaf value
+    lo: float  # the game's minimum utility ...
+    scale: float  # ... and 1 / its range: values are scaled to [0, 1]
 
-    current_player = kernel.current_player
-    legal_mask = kernel.legal_mask
-    chance_outcomes = kernel.chance_outcomes
-    apply = kernel.apply
-    returns = kernel.returns
-    resample = kernel.resample if kernel.resample is not None else copy_resample
-    playout, random_rollout = _make_random_rollout(kernel)
-    prior_fn = prior if prior is not None else uniform_prior
-    value_fn = leaf_value if leaf_value is not None else random_rollout
-    # Variants with other hooks are other functions: their names must differ too.
-    hook_names = [f"{fn.py_func.__module__}.{fn.py_func.__qualname__}" for fn in hooks]
-    own = owned_by(".".join([kernel.short_name, *hook_names]))
 
-    @nb.njit(cache=True, inline="always")
-    @own
-    def _explore(selection, c, parent_n):
-        """The exploration factor shared by the children of a parent visited ``parent_n`` times."""
-        if selection == UCT:
-            return c * math.sqrt(math.log(max(parent_n, 1)))
-        return c * math.sqrt(max(parent_n, 1))
+class Tree(NamedTuple):
+    """The tree's arrays: ``ti`` int32 (nodes, T_COLUMNS), ``tf`` float64 (nodes,
+    players + 1: returns sums, then the prior), ``meta[0]`` the nodes in use."""
 
-    @nb.njit(cache=True, inline="always")
-    @own
-    def _score(n, total, prior, parent_n, parent_total, selection, lo, scale, explore):
-        """UCB1 (or PUCT) of a child visited ``n`` times with returns sum ``total`` for
-        the player choosing; values scaled to [0, 1]. Scalars only, and one exit, so
-        that numba counts no references in the loop over the children."""
-        if selection == UCT:
-            score = np.inf
-            if n > 0:
-                score = (total / n - lo) * scale + explore / math.sqrt(n)
+    ti: np.ndarray
+    tf: np.ndarray
+    meta: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """Buffers ``run`` writes as it goes."""
+
+    path: np.ndarray  # int64, the nodes of the current iteration
+    work: np.ndarray  # the state being played
+    mask: np.ndarray  # bool (num_actions,)
+    probs: np.ndarray  # float64 (max_chance_outcomes,)
+    prior: np.ndarray  # float64 (num_actions,)
+    seen: np.ndarray  # bool (num_actions,): children present at the node
+    ret: np.ndarray  # float64 (num_players,)
+
+
+@nb.njit(cache=True, inline="always")
+def _explore(selection, c, parent_n):
+    """The exploration factor shared by the children of a parent visited ``parent_n`` times."""
+    if selection == UCT:
+        return c * math.sqrt(math.log(max(parent_n, 1)))
+    return c * math.sqrt(max(parent_n, 1))
+
+
+@nb.njit(cache=True, inline="always")
+def _score(n, total, prior, parent_n, parent_total, selection, lo, scale, explore):
+    """UCB1 (or PUCT) of a child visited ``n`` times with returns sum ``total`` for the
+    player choosing; values scaled to [0, 1]. Scalars only, and one exit, so that
+    numba counts no references in the loop over the children."""
+    if selection == UCT:
+        score = np.inf
+        if n > 0:
+            score = (total / n - lo) * scale + explore / math.sqrt(n)
+    else:
+        if n > 0:
+            q = (total / n - lo) * scale
+        elif parent_n > 0:  # first-play urgency: the parent's mean value
+            q = (parent_total / parent_n - lo) * scale
         else:
-            if n > 0:
-                q = (total / n - lo) * scale
-            elif parent_n > 0:  # first-play urgency: the parent's mean value
-                q = (parent_total / parent_n - lo) * scale
-            else:
-                q = 0.5
-            score = q + explore * prior / (1 + n)
-        return score
+            q = 0.5
+        score = q + explore * prior / (1 + n)
+    return score
 
-    @nb.njit(cache=True)
-    @own
-    def run(
-        cfg, root, player, mode, availability, selection, c, rollouts, lo, scale,
-        ti, tf, meta, path, work, mask, probs, prior_buf, seen, ret, rng, max_iters, reserve,
-    ):
-        """Runs at most ``max_iters`` iterations from ``root``; returns how many ran.
 
-        ``mode`` FIXED starts every iteration from ``root`` itself; RESAMPLE from
-        ``resample(cfg, root, player, rng, work)``, and then reads nothing of
-        ``root`` but through ``resample``. Stops early when fewer than ``reserve``
-        free nodes are left (the caller grows the tree and calls again).
-        ``meta[0]`` is the number of nodes in use.
-        """
-        num_actions = mask.shape[0]
-        num_players = ret.shape[0]
-        prior_col = tf.shape[1] - 1
-        done = 0
-        while done < max_iters and meta[0] + reserve <= ti.shape[0]:
-            if mode == RESAMPLE:
-                resample(cfg, root, player, rng, work)
-            else:
-                copy(work, root)
-            node = 0
-            depth = 0
-            path[0] = 0
-            while True:
-                to_move = current_player(cfg, work)
-                if to_move == TERMINAL:
-                    returns(cfg, work, ret)
-                    break
-                if to_move == CHANCE:
-                    chance_outcomes(cfg, work, probs)
-                    outcome = sample_index(probs, probs.shape[0], uniform(rng, 0))
-                    key = num_actions + outcome
-                    child = ti[node, T_FIRST]
-                    while child >= 0 and ti[child, T_KEY] != key:
-                        child = ti[child, T_SIBLING]
-                    if child < 0:
-                        child = _add_child(ti, tf, meta, node, key, probs[outcome])
-                        if child < 0:  # tree full: evaluate here
-                            value_fn(cfg, work, rng, rollouts, mask, probs, ret)
-                            break
-                    apply(cfg, work, outcome)
-                    depth += 1
-                    path[depth] = child
-                    node = child
-                    if ti[child, T_VISITS] == 0:
-                        value_fn(cfg, work, rng, rollouts, mask, probs, ret)
+@generic
+def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
+    """Runs at most ``max_iters`` iterations from ``root``; returns how many ran.
+
+    ``settings.mode`` FIXED starts every iteration from ``root`` itself; RESAMPLE
+    from ``rules.resample(cfg, root, player, rng, work)``, and then reads nothing of
+    ``root`` but through ``resample``. Stops early when fewer than ``reserve`` free
+    nodes are left (the caller grows the tree and calls again).
+    """
+    mode, availability, selection, c, rollouts, lo, scale = settings
+    ti, tf, meta = tree
+    path, work, mask, probs, prior_buf, seen, ret = scratch
+    num_actions = mask.shape[0]
+    num_players = ret.shape[0]
+    prior_col = tf.shape[1] - 1
+    done = 0
+    while done < max_iters and meta[0] + reserve <= ti.shape[0]:
+        if mode == RESAMPLE:
+            rules.resample(cfg, root, player, rng, work)
+        else:
+            copy(work, root)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while True:
+            to_move = rules.current_player(cfg, work)
+            if to_move == TERMINAL:
+                rules.returns(cfg, work, ret)
+                break
+            if to_move == CHANCE:
+                rules.chance_outcomes(cfg, work, probs)
+                outcome = sample_index(probs, probs.shape[0], uniform(rng, 0))
+                key = num_actions + outcome
+                child = ti[node, T_FIRST]
+                while child >= 0 and ti[child, T_KEY] != key:
+                    child = ti[child, T_SIBLING]
+                if child < 0:
+                    child = _add_child(ti, tf, meta, node, key, probs[outcome])
+                    if child < 0:  # tree full: evaluate here
+                        hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
                         break
-                    continue
-
-                # A decision node of player ``to_move``.
-                fast = mode == FIXED and ti[node, T_NLEGAL] >= 0 and ti[node, T_NCHILD] == ti[node, T_NLEGAL]
-                chosen = -1
-                if not fast:
-                    legal_mask(cfg, work, mask)
-                    legal = 0
-                    for a in range(num_actions):
-                        legal += mask[a]
-                    ti[node, T_NLEGAL] = legal
-                    present = 0
-                    child = ti[node, T_FIRST]
-                    while child >= 0:
-                        key = ti[child, T_KEY]
-                        if key < num_actions and mask[key]:
-                            seen[key] = True
-                            present += 1
-                        child = ti[child, T_SIBLING]
-                    untried = legal - present
-                    if untried > 0:
-                        if selection == UCT:
-                            # Expand one untried action, chosen uniformly.
-                            k = int(uniform(rng, 0) * untried)
-                            for a in range(num_actions):
-                                if mask[a] and not seen[a]:
-                                    if k == 0:
-                                        chosen = _add_child(ti, tf, meta, node, a, 1.0 / legal)
-                                        break
-                                    k -= 1
-                        else:
-                            prior_fn(cfg, work, mask, prior_buf)
-                            for a in range(num_actions):
-                                if mask[a] and not seen[a]:
-                                    _add_child(ti, tf, meta, node, a, prior_buf[a])
-                    # Clear the marks, count availability, and select.
-                    explore = _explore(selection, c, ti[node, T_VISITS])
-                    best = -np.inf
-                    best_child = -1
-                    child = ti[node, T_FIRST]
-                    while child >= 0:
-                        key = ti[child, T_KEY]
-                        if key < num_actions and mask[key]:
-                            seen[key] = False
-                            ti[child, T_AVAIL] += 1
-                            if chosen < 0:
-                                if availability:
-                                    explore = _explore(selection, c, ti[child, T_AVAIL])
-                                score = _score(
-                                    ti[child, T_VISITS], tf[child, to_move], tf[child, prior_col],
-                                    ti[node, T_VISITS], tf[node, to_move], selection, lo, scale, explore,
-                                )
-                                if score > best:
-                                    best = score
-                                    best_child = child
-                        child = ti[child, T_SIBLING]
-                    if chosen < 0:
-                        chosen = best_child
-                else:
-                    explore = _explore(selection, c, ti[node, T_VISITS])
-                    best = -np.inf
-                    child = ti[node, T_FIRST]
-                    while child >= 0:
-                        score = _score(
-                            ti[child, T_VISITS], tf[child, to_move], tf[child, prior_col],
-                            ti[node, T_VISITS], tf[node, to_move], selection, lo, scale, explore,
-                        )
-                        if score > best:
-                            best = score
-                            chosen = child
-                        child = ti[child, T_SIBLING]
-                if chosen < 0:  # tree full and nothing to choose: evaluate here
-                    value_fn(cfg, work, rng, rollouts, mask, probs, ret)
-                    break
-                apply(cfg, work, ti[chosen, T_KEY])
+                rules.apply(cfg, work, outcome)
                 depth += 1
-                path[depth] = chosen
-                node = chosen
-                if ti[chosen, T_VISITS] == 0:
-                    value_fn(cfg, work, rng, rollouts, mask, probs, ret)
+                path[depth] = child
+                node = child
+                if ti[child, T_VISITS] == 0:
+                    hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
                     break
-            for d in range(depth + 1):
-                nd = path[d]
-                ti[nd, T_VISITS] += 1
-                for p in range(num_players):
-                    tf[nd, p] += ret[p]
-            done += 1
-        return done
+                continue
 
-    for fn in (playout, random_rollout, _explore, _score, run):
-        stamp(fn, tag)
-    return types.SimpleNamespace(run=run, random_rollout=random_rollout, playout=playout)
+            # A decision node of player ``to_move``.
+            fast = mode == FIXED and ti[node, T_NLEGAL] >= 0 and ti[node, T_NCHILD] == ti[node, T_NLEGAL]
+            chosen = -1
+            if not fast:
+                rules.legal_mask(cfg, work, mask)
+                legal = 0
+                for a in range(num_actions):
+                    legal += mask[a]
+                ti[node, T_NLEGAL] = legal
+                present = 0
+                child = ti[node, T_FIRST]
+                while child >= 0:
+                    key = ti[child, T_KEY]
+                    if key < num_actions and mask[key]:
+                        seen[key] = True
+                        present += 1
+                    child = ti[child, T_SIBLING]
+                untried = legal - present
+                if untried > 0:
+                    if selection == UCT:
+                        # Expand one untried action, chosen uniformly.
+                        k = int(uniform(rng, 0) * untried)
+                        for a in range(num_actions):
+                            if mask[a] and not seen[a]:
+                                if k == 0:
+                                    chosen = _add_child(ti, tf, meta, node, a, 1.0 / legal)
+                                    break
+                                k -= 1
+                    else:
+                        hooks.prior(cfg, work, mask, prior_buf)
+                        for a in range(num_actions):
+                            if mask[a] and not seen[a]:
+                                _add_child(ti, tf, meta, node, a, prior_buf[a])
+                # Clear the marks, count availability, and select.
+                explore = _explore(selection, c, ti[node, T_VISITS])
+                best = -np.inf
+                best_child = -1
+                child = ti[node, T_FIRST]
+                while child >= 0:
+                    key = ti[child, T_KEY]
+                    if key < num_actions and mask[key]:
+                        seen[key] = False
+                        ti[child, T_AVAIL] += 1
+                        if chosen < 0:
+                            if availability:
+                                explore = _explore(selection, c, ti[child, T_AVAIL])
+                            score = _score(
+                                ti[child, T_VISITS], tf[child, to_move], tf[child, prior_col],
+                                ti[node, T_VISITS], tf[node, to_move], selection, lo, scale, explore,
+                            )
+                            if score > best:
+                                best = score
+                                best_child = child
+                    child = ti[child, T_SIBLING]
+                if chosen < 0:
+                    chosen = best_child
+            else:
+                explore = _explore(selection, c, ti[node, T_VISITS])
+                best = -np.inf
+                child = ti[node, T_FIRST]
+                while child >= 0:
+                    score = _score(
+                        ti[child, T_VISITS], tf[child, to_move], tf[child, prior_col],
+                        ti[node, T_VISITS], tf[node, to_move], selection, lo, scale, explore,
+                    )
+                    if score > best:
+                        best = score
+                        chosen = child
+                    child = ti[child, T_SIBLING]
+            if chosen < 0:  # tree full and nothing to choose: evaluate here
+                hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
+                break
+            rules.apply(cfg, work, ti[chosen, T_KEY])
+            depth += 1
+            path[depth] = chosen
+            node = chosen
+            if ti[chosen, T_VISITS] == 0:
+                hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
+                break
+        for d in range(depth + 1):
+            nd = path[d]
+            ti[nd, T_VISITS] += 1
+            for p in range(num_players):
+                tf[nd, p] += ret[p]
+        done += 1
+    return done
+
+
+def search_hooks(kernel, prior=None, leaf_value=None):
+    """The module bound to ``hooks`` in ``run``: the given hooks or the defaults.
+
+    A ``@generic`` hook is compiled for ``kernel``.
+    """
+
+    def compiled(fn):
+        return fn[kernel] if isinstance(fn, GenericFunction) else fn
+
+    return functions(
+        prior=compiled(prior if prior is not None else uniform_prior),
+        leaf_value=compiled(leaf_value if leaf_value is not None else random_rollout),
+    )
 
 
 class TreeSearch:
@@ -407,37 +409,39 @@ class TreeSearch:
                 f"{kernel.short_name}: this game has hidden information and its kernel has no "
                 "resample function, which determinized and information-set search need"
             )
-        self._jit = specialize_search(kernel, prior, leaf_value)
+        self._run = run.specialize(kernel, hooks=search_hooks(kernel, prior, leaf_value))
         span = config.max_utility - config.min_utility
         self._lo = float(config.min_utility)
         self._scale = 1.0 / span if span > 0 else 1.0
         players = config.num_players
         actions = config.num_actions
         self._reserve = 1 if self.selection == UCT else actions + 1
-        self._ti = np.zeros((0, T_COLUMNS), np.int32)
-        self._tf = np.zeros((0, players + 1), np.float64)
-        self._meta = np.zeros(1, np.int64)
-        self._path = np.zeros(config.max_game_length + config.max_chance_nodes + 2, np.int64)
-        self._work = np.zeros(config.state_size, kernel.state_dtype)
+        empty = Tree(np.zeros((0, T_COLUMNS), np.int32), np.zeros((0, players + 1), np.float64), np.zeros(1, np.int64))
+        self._tree = empty
+        self._scratch = Scratch(
+            path=np.zeros(config.max_game_length + config.max_chance_nodes + 2, np.int64),
+            work=np.zeros(config.state_size, kernel.state_dtype),
+            mask=np.zeros(actions, np.bool_),
+            probs=np.zeros(max(config.max_chance_outcomes, 1), np.float64),
+            prior=np.zeros(actions, np.float64),
+            seen=np.zeros(actions, np.bool_),
+            ret=np.zeros(players, np.float64),
+        )
         self._det = np.zeros(config.state_size, kernel.state_dtype)
-        self._mask = np.zeros(actions, np.bool_)
-        self._probs = np.zeros(max(config.max_chance_outcomes, 1), np.float64)
-        self._prior = np.zeros(actions, np.float64)
-        self._seen = np.zeros(actions, np.bool_)
-        self._ret = np.zeros(players, np.float64)
         self.last_iterations = 0
         self.last_nodes = 0
 
     def _ensure_capacity(self, nodes: int) -> None:
         nodes = min(max(nodes, 16), self.max_nodes)
-        if self._ti.shape[0] >= nodes:
+        tree = self._tree
+        if tree.ti.shape[0] >= nodes:
             return
-        used = int(self._meta[0]) if self._ti.shape[0] else 0
+        used = int(tree.meta[0]) if tree.ti.shape[0] else 0
         ti = np.zeros((nodes, T_COLUMNS), np.int32)
-        tf = np.zeros((nodes, self._tf.shape[1]), np.float64)
-        ti[:used] = self._ti[:used]
-        tf[:used] = self._tf[:used]
-        self._ti, self._tf = ti, tf
+        tf = np.zeros((nodes, tree.tf.shape[1]), np.float64)
+        ti[:used] = tree.ti[:used]
+        tf[:used] = tree.tf[:used]
+        self._tree = Tree(ti, tf, tree.meta)
 
     def search(
         self,
@@ -481,23 +485,19 @@ class TreeSearch:
         return counts, values
 
     def _search_tree(self, root, player, mode, availability, sims, deadline, rng, counts, values) -> None:
-        jit = self._jit
+        settings = Settings(mode, availability, self.selection, self.c, self.rollouts, self._lo, self._scale)
         self._ensure_capacity(min(sims, 1 << 12) + self._reserve + 1)
-        reset_tree(self._ti, self._tf, self._meta)
+        reset_tree(self._tree.ti, self._tree.tf, self._tree.meta)
         done = 0
         chunk = sims if deadline is None else 16
         while done < sims:
             want = min(chunk, sims - done)
-            reserve = self._reserve if self._ti.shape[0] < self.max_nodes else 0
+            reserve = self._reserve if self._tree.ti.shape[0] < self.max_nodes else 0
             tick = time.perf_counter()
-            ran = jit.run(
-                self.cfg, root, player, mode, availability, self.selection, self.c, self.rollouts,
-                self._lo, self._scale, self._ti, self._tf, self._meta, self._path, self._work,
-                self._mask, self._probs, self._prior, self._seen, self._ret, rng, want, reserve,
-            )
+            ran = self._run(self.cfg, root, player, settings, self._tree, self._scratch, rng, want, reserve)
             done += ran
             if ran < want and reserve:
-                self._ensure_capacity(2 * self._ti.shape[0])
+                self._ensure_capacity(2 * self._tree.ti.shape[0])
             if deadline is not None:
                 now = time.perf_counter()
                 if now >= deadline:
@@ -505,5 +505,5 @@ class TreeSearch:
                 if now - tick < 0.005:
                     chunk *= 2
         self.last_iterations += done
-        self.last_nodes = int(self._meta[0])
-        root_stats(self._ti, self._tf, player, counts, values)
+        self.last_nodes = int(self._tree.meta[0])
+        root_stats(self._tree.ti, self._tree.tf, player, counts, values)

@@ -1,8 +1,13 @@
-"""What every game shares: the kernel protocol, the OpenSpiel face, the vector face."""
+"""What every game shares: the kernel protocol, the OpenSpiel face, the vector face,
+and ``@generic`` numba functions compiled for any game."""
 
+from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel, Param
+from .layout import tensor_layout
+from .params import ParameterError
+from .playouts import random_playouts
 from .spiel import KernelGame, KernelObserver, KernelState, register
-from .vec import VecEnv, random_playouts
+from .vec import VecEnv
 
 __all__ = [
     "CHANCE",
@@ -13,7 +18,11 @@ __all__ = [
     "KernelObserver",
     "KernelState",
     "Param",
+    "ParameterError",
     "VecEnv",
+    "generic",
     "random_playouts",
     "register",
+    "rules",
+    "tensor_layout",
 ]

@@ -7,7 +7,7 @@ kernel serves every parameter set of the game (no recompilation per variant).
 Jitted functions (``state`` is a 1-D array of ``Kernel.state_dtype``). Those that
 rollouts and the vector env run (``init``, ``current_player``, ``legal_mask``,
 ``chance_outcomes``, ``apply``, ``returns`` and ``sample_legal``) must not allocate
-arrays: they are compiled there without numba's runtime (``core.jit.NO_RUNTIME``)::
+arrays: they are compiled there without numba's runtime (``core.generic.NO_RUNTIME``)::
 
     init(cfg, state)                           # writes the initial state
     current_player(cfg, state) -> int          # player, CHANCE (-1) or TERMINAL (-4)

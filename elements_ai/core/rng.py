@@ -55,6 +55,38 @@ def sample_index(weights, n, u):
     return last  # rounding left a sliver: the last possible index
 
 
+SAMPLE_BLOCK = 32
+
+
+@nb.njit(cache=True, inline="always")
+def sample_true_index(mask, u):
+    """The ``int(u * n)``-th True entry of the bool array ``mask`` (``n`` True entries),
+    so a uniform ``u`` draws a uniformly random one; -1 when there is none.
+
+    Counts and skips whole blocks first: the branch-free block sums vectorise, so
+    large action spaces (hundreds of entries, few legal) cost a few dozen ns.
+    """
+    n = mask.shape[0]
+    count = 0
+    for a in range(n):
+        count += mask[a]
+    k = int(u * count)
+    start = 0
+    while start + SAMPLE_BLOCK <= n:
+        block = 0
+        for a in range(start, start + SAMPLE_BLOCK):
+            block += mask[a]
+        if k < block:
+            break
+        k -= block
+        start += SAMPLE_BLOCK
+    for a in range(start, n):
+        k -= mask[a]
+        if k < 0:
+            return a
+    return -1
+
+
 def seeds_from(seed: int, count: int) -> np.ndarray:
     """``count`` independent uint64 streams derived from ``seed``."""
     rng = np.empty(count, np.uint64)

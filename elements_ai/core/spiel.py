@@ -11,12 +11,62 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .jit import ILLEGAL, specialize
+from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel
+
+ILLEGAL = -100  # returned by checked_apply when the action is not allowed
 
 _SEQUENTIAL = pyspiel.GameType.Dynamics.SEQUENTIAL
 _TERMINAL_REWARDS = pyspiel.GameType.RewardModel.TERMINAL
 
+
+# --- numba for one state ------------------------------------------------------------------
+
+@generic
+def is_allowed(cfg, state, action, mask, probs):
+    """Is ``action`` a legal action (or a possible chance outcome) here?"""
+    player = rules.current_player(cfg, state)
+    if player == TERMINAL or action < 0:
+        return False
+    if player == CHANCE:
+        if action >= probs.shape[0]:
+            return False
+        rules.chance_outcomes(cfg, state, probs)
+        return probs[action] > 0.0
+    if action >= mask.shape[0]:
+        return False
+    rules.legal_mask(cfg, state, mask)
+    return mask[action]
+
+
+@generic
+def checked_apply(cfg, state, action, mask, probs):
+    """Applies a legal action and returns the next player; ILLEGAL leaves the state as is."""
+    if not is_allowed(cfg, state, action, mask, probs):
+        return ILLEGAL
+    rules.apply(cfg, state, action)
+    return rules.current_player(cfg, state)
+
+
+@generic
+def legal_actions(cfg, state, mask):
+    """Sorted legal action ids of the player to move (empty at chance or terminal nodes)."""
+    player = rules.current_player(cfg, state)
+    if player < 0:
+        return np.empty(0, np.int64)
+    rules.legal_mask(cfg, state, mask)
+    return np.flatnonzero(mask).astype(np.int64)
+
+
+@generic
+def chance_support(cfg, state, probs):
+    """The possible chance outcomes here and their probabilities, as two arrays."""
+    rules.chance_outcomes(cfg, state, probs)
+    outcomes = np.flatnonzero(probs > 0.0)
+    return outcomes, probs[outcomes]
+
+
+# --- the game ---------------------------------------------------------------------------------
 
 def _game_type(kernel: Kernel, perfect_information: bool, deterministic: bool, utility_sum, players: int):
     if players == 1 or utility_sum is None:
@@ -79,7 +129,10 @@ class KernelGame(pyspiel.Game):
         )
         super().__init__(game_type, game_info, self.params)
         self.cfg = config.cfg
-        self.jit = specialize(kernel)
+        # The one-state functions compiled for this game, looked up once.
+        self._apply_fn = checked_apply[kernel]
+        self._legal_fn = legal_actions[kernel]
+        self._chance_fn = chance_support[kernel]
         # Scratch buffers shared by this game's states (OpenSpiel states are used
         # from one thread at a time; the buffers never carry data between calls).
         self._mask = np.zeros(config.num_actions, np.bool_)
@@ -146,18 +199,18 @@ class KernelState(pyspiel.State):
         if player != self._player:
             return []
         game = self._kgame
-        return game.jit.legal_actions(game.cfg, self._data, game._mask).tolist()
+        return game._legal_fn(game.cfg, self._data, game._mask).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._player != CHANCE:
             return []
         game = self._kgame
-        outcomes, probs = game.jit.chance_support(game.cfg, self._data, game._probs)
+        outcomes, probs = game._chance_fn(game.cfg, self._data, game._probs)
         return list(zip(outcomes.tolist(), probs.tolist()))
 
     def _apply_action(self, action: int) -> None:
         game = self._kgame
-        player = game.jit.checked_apply(game.cfg, self._data, int(action), game._mask, game._probs)
+        player = game._apply_fn(game.cfg, self._data, int(action), game._mask, game._probs)
         if player == ILLEGAL:
             raise ValueError(self._illegal_message(action))
         self._player = int(player)

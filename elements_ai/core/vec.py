@@ -7,16 +7,150 @@ the views a learner reads: ``current_player``, ``legal_mask``, ``terminated``,
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
-from .jit import specialize
+from .arrays import fill
+from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel
-from .rng import seeds_from
+from .playouts import random_playouts
+from .rng import sample_index, seeds_from, uniform
 
 # From this batch size on, actions are checked in parallel, on the threads that
 # wrote each env's mask; below it, starting the threads costs more than the check.
 PARALLEL_CHECK = 512
 
+
+# --- numba over the batch ---------------------------------------------------------------
+
+@generic(inline="always")
+def _settle(cfg, state, rng, i, probs):
+    """Samples chance outcomes until a player is to move or the game is over."""
+    player = rules.current_player(cfg, state)
+    while player == CHANCE:
+        rules.chance_outcomes(cfg, state, probs)
+        rules.apply(cfg, state, sample_index(probs, probs.shape[0], uniform(rng, i)))
+        player = rules.current_player(cfg, state)
+    return player
+
+
+@generic(inline="always")
+def _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets):
+    """Writes env ``i``'s cached views after its state changed."""
+    players[i] = player
+    terminated[i] = player == TERMINAL
+    if player >= 0:
+        rules.legal_mask(cfg, state, masks[i])
+    else:
+        fill(masks[i], False)
+    if player == CHANCE:
+        rules.chance_outcomes(cfg, state, chance_probs[i])
+    else:
+        fill(chance_probs[i], 0.0)
+    rules.returns(cfg, state, rets[i])
+
+
+@generic(parallel=True, no_runtime=True)
+def batch_reset(cfg, states, which, rng, auto_chance, players, masks, chance_probs, terminated, rets):
+    for i in nb.prange(states.shape[0]):
+        if not which[i]:
+            continue
+        state = states[i]
+        rules.init(cfg, state)
+        player = rules.current_player(cfg, state)
+        if auto_chance and player == CHANCE:
+            player = _settle(cfg, state, rng, i, chance_probs[i])  # the row is rewritten after
+        _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
+
+
+@nb.njit(cache=True, inline="always")
+def _illegal(actions, players, masks, chance_probs, i):
+    """Is env ``i``'s action not allowed (read from the cached mask or chance row)?"""
+    player = players[i]
+    action = actions[i]
+    if player == CHANCE:
+        bad = action < 0 or action >= chance_probs.shape[1] or not chance_probs[i, action] > 0.0
+    else:
+        bad = player != TERMINAL and (action < 0 or action >= masks.shape[1] or not masks[i, action])
+    return bad
+
+
+@nb.njit(cache=True, parallel=True)
+def batch_first_illegal(actions, players, masks, chance_probs):
+    """Index of the first unfinished env whose action is not allowed, or -1.
+
+    Reads the cached masks and chance probabilities, which every reset and step
+    keep up to date, so validation costs no kernel call. It runs on the threads
+    that wrote them (the same split of the envs): read from another core, the
+    masks cost a cache miss per env, more than the step itself.
+    """
+    n = actions.shape[0]
+    first = n
+    for i in nb.prange(n):
+        if _illegal(actions, players, masks, chance_probs, i):
+            first = min(first, i)
+    return first if first < n else -1
+
+
+@nb.njit(cache=True)
+def first_illegal(actions, players, masks, chance_probs):
+    """``batch_first_illegal`` on one thread, for batches too small to share."""
+    for i in range(actions.shape[0]):
+        if _illegal(actions, players, masks, chance_probs, i):
+            return i
+    return -1
+
+
+@generic(parallel=True, no_runtime=True)
+def batch_step(cfg, states, actions, rng, auto_chance, autoreset, players, masks, chance_probs, terminated, rets):
+    """Applies ``actions[i]`` to every unfinished env (already validated).
+
+    A finished env ignores its action; with ``autoreset`` it starts a new game.
+    """
+    for i in nb.prange(states.shape[0]):
+        state = states[i]
+        if players[i] == TERMINAL:
+            if not autoreset:
+                continue
+            rules.init(cfg, state)
+        else:
+            rules.apply(cfg, state, actions[i])
+        player = rules.current_player(cfg, state)
+        if auto_chance and player == CHANCE:
+            player = _settle(cfg, state, rng, i, chance_probs[i])  # the row is rewritten after
+        _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
+
+
+@generic(parallel=True, no_runtime=True)
+def batch_sample_actions(cfg, states, masks, chance_probs, players, rng, out):
+    """A uniformly random legal action per env (a chance outcome at chance nodes)."""
+    for i in nb.prange(masks.shape[0]):
+        player = players[i]
+        if player >= 0:
+            out[i] = rules.sample_action_masked(cfg, states[i], masks[i], uniform(rng, i))
+        elif player == CHANCE:
+            out[i] = sample_index(chance_probs[i], chance_probs.shape[1], uniform(rng, i))
+        else:
+            out[i] = 0
+
+
+@generic(parallel=True)
+def batch_encode_observation(cfg, states, players, out):
+    for i in nb.prange(states.shape[0]):
+        fill(out[i], 0.0)
+        if players[i] >= 0:
+            rules.encode_observation(cfg, states[i], players[i], out[i])
+
+
+@generic(parallel=True)
+def batch_encode_information_state(cfg, states, players, out):
+    for i in nb.prange(states.shape[0]):
+        fill(out[i], 0.0)
+        if players[i] >= 0:
+            rules.encode_information_state(cfg, states[i], players[i], out[i])
+
+
+# --- the environment ------------------------------------------------------------------------
 
 class VecEnv:
     """A batch of ``num_envs`` games of one configured kernel.
@@ -54,8 +188,13 @@ class VecEnv:
         self.num_envs = int(num_envs)
         self.auto_chance = bool(auto_chance)
         self.autoreset = bool(autoreset)
-        self._jit = specialize(kernel)
         self._cfg = config.cfg
+        # The batch functions compiled for this game, looked up once.
+        self._reset = batch_reset[kernel]
+        self._step = batch_step[kernel]
+        self._sample = batch_sample_actions[kernel]
+        self._encode_observation = batch_encode_observation[kernel]
+        self._encode_information_state = batch_encode_information_state[kernel]
         b = self.num_envs
         self.states = np.zeros((b, config.state_size), kernel.state_dtype)
         self.current_player = np.full(b, TERMINAL, np.int64)
@@ -90,7 +229,7 @@ class VecEnv:
     def reset(self, mask: np.ndarray | None = None) -> None:
         """Starts new games in every env, or only where ``mask`` (B,) is True."""
         which = np.ones(self.num_envs, np.bool_) if mask is None else self._batch(mask, np.bool_, "mask")
-        self._jit.batch_reset(self._cfg, self.states, which, self._rng, self.auto_chance, *self._views())
+        self._reset(self._cfg, self.states, which, self._rng, self.auto_chance, *self._views())
 
     def step(self, actions: np.ndarray) -> None:
         """Applies ``actions`` (B,) to every unfinished env; finished envs ignore theirs
@@ -100,18 +239,18 @@ class VecEnv:
         env has changed.
         """
         actions = self._batch(actions, np.int64, "actions")
-        check = self._jit.batch_first_illegal if self.num_envs >= PARALLEL_CHECK else self._jit.first_illegal
+        check = batch_first_illegal if self.num_envs >= PARALLEL_CHECK else first_illegal
         bad = check(actions, self.current_player, self.legal_mask, self.chance_probs)
         if bad >= 0:
             raise ValueError(self._illegal_message(int(bad), int(actions[bad])))
-        self._jit.batch_step(
+        self._step(
             self._cfg, self.states, actions, self._rng, self.auto_chance, self.autoreset, *self._views()
         )
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per env (a sampled outcome at chance nodes)."""
         out = np.zeros(self.num_envs, np.int64)
-        self._jit.batch_sample_actions(
+        self._sample(
             self._cfg, self.states, self.legal_mask, self.chance_probs, self.current_player, self._rng, out
         )
         return out
@@ -123,13 +262,13 @@ class VecEnv:
         unless ``player`` is given.
         """
         out = np.empty((self.num_envs, self.config.obs_size), np.float32)
-        self._jit.batch_encode_observation(self._cfg, self.states, self._players(player), out)
+        self._encode_observation(self._cfg, self.states, self._players(player), out)
         return out
 
     def information_state(self, player: int | None = None) -> np.ndarray:
         """Information-state tensors (B, F'), like ``observation``."""
         out = np.empty((self.num_envs, self.config.info_size), np.float32)
-        self._jit.batch_encode_information_state(self._cfg, self.states, self._players(player), out)
+        self._encode_information_state(self._cfg, self.states, self._players(player), out)
         return out
 
     def random_playouts(self, num_games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -174,22 +313,3 @@ class VecEnv:
             f"{self.kernel.short_name}: env {env}: illegal {what} {named(action)}; "
             f"legal: {', '.join(named(a) for a in allowed)}; state:\n{self.kernel.state_to_string(cfg, state)}"
         )
-
-
-def random_playouts(kernel: Kernel, config: Config, num_games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Uniformly random games played entirely in numba; see ``VecEnv.random_playouts``."""
-    if int(num_games) < 1:
-        raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
-    rets = np.zeros((int(num_games), config.num_players), np.float64)
-    lengths = np.zeros(int(num_games), np.int64)
-    template = np.zeros(config.state_size, kernel.state_dtype)
-    specialize(kernel).random_playouts(
-        config.cfg,
-        template,
-        config.num_actions,
-        max(config.max_chance_outcomes, 1),
-        int(seed),
-        rets,
-        lengths,
-    )
-    return rets, lengths
