@@ -86,7 +86,8 @@ def speed(games: list[str], quick: bool) -> pd.DataFrame:
         ours_block = 20 if quick else 200 if tree.num_nodes < 50_000 else 50
         figures = []
         for algorithm in ALGORITHMS:
-            figures.append((f"elements_ai {algorithm}", seconds_per_iteration(ours(tree, algorithm), ours_block, repeats)))
+            seconds = seconds_per_iteration(ours(tree, algorithm), ours_block, repeats)
+            figures.append((f"elements_ai {algorithm}", seconds))
         python_game = isinstance(game, elements_ai.core.KernelGame)
         cached = pyspiel.load_game(f"cached_tree(game={game})") if python_game else None
         block = 2 if quick else 20
@@ -95,9 +96,8 @@ def speed(games: list[str], quick: bool) -> pd.DataFrame:
                 # Calling back into Python at every node: seconds per iteration, so few of them.
                 direct_block, direct_repeats = (1, 1) if quick else (2, 3)
                 if not quick or tree.num_nodes < 5000:
-                    figures.append(
-                        (f"openspiel C++ {label}", seconds_per_iteration(theirs(game, cls), direct_block, direct_repeats))
-                    )
+                    seconds = seconds_per_iteration(theirs(game, cls), direct_block, direct_repeats)
+                    figures.append((f"openspiel C++ {label}", seconds))
                 figures.append(
                     (f"openspiel C++ {label} cached_tree", seconds_per_iteration(theirs(cached, cls), block, repeats))
                 )
@@ -229,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     convergence_table = convergence(games, iterations, points=12 if args.quick else 40)
     write_csv(convergence_table, args.out / "cfr_convergence.csv")
     plot(convergence_table, args.out / "cfr_convergence.png")
-    print(f"\nwrote {args.out / 'cfr_speed.csv'}, {args.out / 'cfr_convergence.csv'}, {args.out / 'cfr_convergence.png'}")
+    names = ", ".join(str(args.out / name) for name in ("cfr_speed.csv", "cfr_convergence.csv", "cfr_convergence.png"))
+    print(f"\nwrote {names}")
     return 0
 
 

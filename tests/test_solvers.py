@@ -327,3 +327,63 @@ def test_policy_table_plays_as_an_openspiel_policy(trees):
     assert sorted(given) == state.legal_actions() and abs(sum(given.values()) - 1) < 1e-12
     np.testing.assert_array_equal(policy_probs(tree, table), solver.average_probs())
     assert evaluate_probs(tree, uniform_probs(tree)).nash_conv > solver.nash_conv()
+
+
+TREE_ARRAYS = (
+    "node_player", "node_first", "node_count", "node_index", "chance_prob", "chance_action", "utility",
+    "infoset_player", "infoset_first", "infoset_parent", "infoset_node", "sequence_action",
+)
+
+
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("elements", {"single_round": True, "deck": "1_2_6_6", "hand_size": 1}),
+        ("elements", {"single_round": True, "deck": "1_2_3_6", "hand_size": 2}),
+    ],
+    ids=["elements-tiny", "elements-1236"],
+)
+def test_kernel_and_pyspiel_builders_give_the_same_tree_and_results(name, params):
+    game = elements_ai.load_game(name, **params)
+    kernel_tree = build_tree(game, builder="kernel")
+    pyspiel_tree = build_tree(game, builder="pyspiel")
+    assert kernel_tree.key_kind == "tensor" and pyspiel_tree.key_kind == "string"
+    for array in TREE_ARRAYS:
+        np.testing.assert_array_equal(getattr(kernel_tree, array), getattr(pyspiel_tree, array), array)
+    # The two keys name the same information set: the representative state's string.
+    for infoset in range(0, kernel_tree.num_infosets, 97):
+        state = kernel_tree.state(infoset)
+        assert state.information_state_string() == pyspiel_tree.keys[infoset]
+    for algorithm in ALGORITHMS:
+        first, second = CFRSolver(kernel_tree, algorithm), CFRSolver(pyspiel_tree, algorithm)
+        first.run(30)
+        second.run(30)
+        np.testing.assert_array_equal(first.average_probs(), second.average_probs())
+        assert first.nash_conv() == second.nash_conv()
+    # A policy keyed one way is read on a tree keyed the other way.
+    table = CFRSolver(kernel_tree, "cfr+").average_policy()
+    np.testing.assert_array_equal(policy_probs(pyspiel_tree, table), policy_probs(kernel_tree, table))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, params", [("elements", {"single_round": True, "deck": "1_2_3_6_6_6", "hand_size": 2}),
+                                          ("elemental_duel", {"num_territories": 1})], ids=["elements-small", "duel-1"])
+def test_kernel_and_pyspiel_builders_agree_on_the_small_variants(name, params):
+    game = elements_ai.load_game(name, **params)
+    kernel_tree, pyspiel_tree = build_tree(game, builder="kernel"), build_tree(game, builder="pyspiel")
+    for array in TREE_ARRAYS:
+        np.testing.assert_array_equal(getattr(kernel_tree, array), getattr(pyspiel_tree, array), array)
+    first, second = CFRSolver(kernel_tree, "dcfr"), CFRSolver(pyspiel_tree, "dcfr")
+    first.run(50)
+    second.run(50)
+    assert first.nash_conv() == second.nash_conv()
+
+
+def test_kernel_builder_checks_the_exact_size():
+    game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6", hand_size=2)
+    from elements_ai.solvers.kernel_tree import tree_from_kernel
+
+    with pytest.raises(TreeTooLarge, match="more than 1,000 nodes"):
+        tree_from_kernel(game, max_nodes=1000)
+    with pytest.raises(TreeTooLarge, match=r"26,227 nodes and 10,608 decision nodes"):
+        tree_from_kernel(game, max_memory=1e5)

@@ -59,6 +59,7 @@ import numpy as np
 import pyspiel
 
 from ..core.kernel import CHANCE, TERMINAL
+from ..core.spiel import KernelState
 
 __all__ = [
     "Tree",
@@ -324,7 +325,12 @@ def state_key(state: pyspiel.State, kind: str) -> str | tuple[int, int]:
     player = state.current_player()
     if kind == "string":
         return state.information_state_string(player)
-    tensor = np.asarray(state.information_state_tensor(player), np.float32)
+    if isinstance(state, KernelState):
+        game = state.get_game()
+        tensor = np.zeros(game.config.info_size, np.float32)
+        game.kernel.encode_information_state(game.cfg, state.array, player, tensor)
+    else:
+        tensor = np.asarray(state.information_state_tensor(player), np.float32)
     h = fingerprint(tensor, player)
     return (int(h[0]), int(h[1]))
 
