@@ -68,7 +68,9 @@ class PolicyTable(openspiel_policy.Policy):
     ``keys`` are information-state strings (a list) or tensor fingerprints (a uint64
     ``(n, 2)`` array); ``infoset_first``/``sequence_action``/``probs`` give each
     information set's legal actions and their probabilities, as in a ``Tree``.
-    ``info`` records how the policy was made (solver settings, iterations...).
+    ``info`` records how the policy was made (solver settings, iterations...). With
+    ``default_uniform`` an information set the table does not hold is played
+    uniformly at random (MCCFR's unsampled ones); without, it is an error.
     """
 
     def __init__(
@@ -80,8 +82,10 @@ class PolicyTable(openspiel_policy.Policy):
         sequence_action: np.ndarray,
         probs: np.ndarray,
         info: Mapping[str, Any] | None = None,
+        default_uniform: bool = False,
     ):
         super().__init__(game, list(range(game.num_players())))
+        self.default_uniform = bool(default_uniform)
         self.keys = keys
         self.infoset_player = np.asarray(infoset_player, np.int8)
         self.infoset_first = np.asarray(infoset_first, np.int64)
@@ -135,9 +139,13 @@ class PolicyTable(openspiel_policy.Policy):
     def action_probabilities(self, state, player_id=None) -> dict[int, float]:
         """``{action: probability}`` at ``state`` (OpenSpiel's ``Policy`` interface).
 
-        Raises ``KeyError`` for an information set the policy does not hold.
+        Raises ``KeyError`` for an information set the policy does not hold (unless
+        ``default_uniform``).
         """
         row = self.row_of_state(state)
+        if row < 0 and self.default_uniform:
+            legal = state.legal_actions()
+            return {a: 1.0 / len(legal) for a in legal}
         if row < 0:
             raise KeyError(
                 f"{self.game}: the policy holds no information set for player {state.current_player()} here:\n{state}"
@@ -176,6 +184,7 @@ class PolicyTable(openspiel_policy.Policy):
             "game": str(self.game),
             "num_players": self.game.num_players(),
             "key_kind": self.key_kind,
+            "default_uniform": self.default_uniform,
             "info": self.info,
             "solver_state": sorted(solver_state) if solver_state else [],
         }
@@ -226,7 +235,11 @@ class PolicyTable(openspiel_policy.Policy):
             raise ValueError(f"{path}: malformed policy file, array {error.args[0]!r} is missing") from None
         _check_table(path, keys, infoset_player, infoset_first, sequence_action, probs)
         loaded = pyspiel.load_game(saved_game) if not isinstance(game, pyspiel.Game) else game
-        return cls(loaded, keys, infoset_player, infoset_first, sequence_action, probs, header["info"]), state
+        table = cls(
+            loaded, keys, infoset_player, infoset_first, sequence_action, probs, header["info"],
+            default_uniform=header.get("default_uniform", False),
+        )
+        return table, state
 
 
 def _check_table(path, keys, infoset_player, infoset_first, sequence_action, probs) -> None:
@@ -337,14 +350,17 @@ def policy_probs(tree: Tree, policy) -> np.ndarray:
     if isinstance(policy, PolicyTable):
         rows = policy.rows_for_tree(tree)
         missing = np.flatnonzero(rows < 0)
-        if missing.size:
+        if missing.size and not policy.default_uniform:
             raise KeyError(
                 f"the policy holds no entry for information set {tree.infoset_key(int(missing[0]))!r} "
                 f"({missing.size} of {tree.num_infosets} missing)"
             )
         for infoset in range(tree.num_infosets):
-            actions, probs = policy.actions_and_probs(int(rows[infoset]))
             first, stop = tree.infoset_first[infoset], tree.infoset_first[infoset + 1]
+            if rows[infoset] < 0:
+                out[first:stop] = 1.0 / (stop - first)
+                continue
+            actions, probs = policy.actions_and_probs(int(rows[infoset]))
             if not np.array_equal(actions, tree.sequence_action[first:stop]):
                 raise ValueError(f"the policy's legal actions differ from the game's at {tree.infoset_key(infoset)!r}")
             out[first:stop] = probs

@@ -156,7 +156,8 @@ def estimate_tree(game: pyspiel.Game, walks: int = 2000, seed: int = 0) -> TreeE
     else:
         samples = _walk_samples_pyspiel(game, walks, seed)
     nodes, decisions, edges = samples[:, 0], samples[:, 1], samples[:, 2]
-    error = float(nodes.std(ddof=1) / math.sqrt(walks)) if walks > 1 else math.inf
+    scale = max(float(nodes.max()), 1.0)  # the squares of 1e133 nodes would overflow
+    error = float((nodes / scale).std(ddof=1) * scale / math.sqrt(walks)) if walks > 1 else math.inf
     return TreeEstimate(float(nodes.mean()), float(decisions.mean()), float(edges.mean()), walks, error)
 
 
