@@ -40,6 +40,9 @@ def load_game_string(text: str) -> pyspiel.Game:
     """Any pyspiel game string, this library's games included."""
     import elements_ai  # noqa: F401  (registers the games)
 
+    name = text.split("(", 1)[0].strip()
+    if name not in pyspiel.registered_names():
+        raise ValueError(f"unknown game {name!r}; pyspiel.registered_names() lists the games (elements-ai games: ours)")
     return pyspiel.load_game(text)
 
 

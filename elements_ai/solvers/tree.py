@@ -192,7 +192,7 @@ def check_fits(game: pyspiel.Game, estimate: TreeEstimate, max_memory: float | N
         raise TreeTooLarge(
             f"{game}: the game tree has {estimate.describe()}; this machine has {_gb(total)} of memory "
             f"({_gb(available)} available, budget {_gb(budget)}). Solve a smaller variant, or use "
-            "MCCFR (elements-ai solve --algorithm es-mccfr), which samples the game without building the tree."
+            "MCCFR (elements-ai solve --algorithm os-mccfr), which samples the game without building the tree."
         )
 
 
@@ -570,9 +570,10 @@ def build_tree(
     total, available = machine_memory()
     budget = 0.9 * available if max_memory is None else max_memory
     max_nodes = int(min(MAX_NODES, budget / NODE_BYTES))
+    progress = progress and estimate.nodes >= PROGRESS_NODES
     if use_kernel:
         return tree_from_kernel(game, max_nodes=max_nodes, max_memory=budget, progress=progress)
-    if not progress or estimate.nodes < PROGRESS_NODES:
+    if not progress:
         return tree_from_pyspiel(game, max_nodes=max_nodes)
     from tqdm.auto import tqdm
 
