@@ -89,3 +89,20 @@ def test_the_installed_command_runs(tmp_path):
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0 and "NashConv: " in result.stdout
+
+
+@pytest.mark.slow
+def test_solve_notebook_runs():
+    """About a minute: it solves the small variant with five algorithms and asks two bots."""
+    nbformat = pytest.importorskip("nbformat", reason="part of the test extra")
+    nbclient = pytest.importorskip("nbclient", reason="part of the test extra")
+    root = __import__("pathlib").Path(__file__).resolve().parents[1]
+    notebook = nbformat.read(root / "notebooks" / "solve.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3").execute()
+    outputs = "".join(
+        output.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+    )
+    assert "pcfr+  1000 iterations" in outputs and "P(knock)" in outputs
+    assert "solved policy against the rules bot" in outputs
+    knocks = re.search(r"margin 0\) the solver knocks (\d+)%", outputs)
+    assert knocks and int(knocks.group(1)) > 90

@@ -10,7 +10,7 @@ flatten.
 True
 """
 
-from .best_response import Evaluation, best_response_probs, evaluate_probs, uniform_probs
+from .best_response import Evaluation, best_response_probs, evaluate_probs, infoset_reach, uniform_probs
 from .cfr import ALGORITHMS, CFRSolver, Settings
 from .policy import PolicyMismatch, PolicyTable, evaluate, load_policy, policy_probs, to_tabular
 from .tree import Tree, TreeEstimate, TreeTooLarge, build_tree, estimate_tree, machine_memory, tree_from_pyspiel
@@ -30,6 +30,7 @@ __all__ = [
     "estimate_tree",
     "evaluate",
     "evaluate_probs",
+    "infoset_reach",
     "load_policy",
     "machine_memory",
     "policy_probs",

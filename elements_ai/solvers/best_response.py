@@ -32,10 +32,10 @@ import dataclasses
 import numba as nb
 import numpy as np
 
-from .sweeps import best_response, on_policy_values
+from .sweeps import EVERYONE, best_response, on_policy_values, reach_down
 from .tree import Tree
 
-__all__ = ["Evaluation", "best_response_probs", "evaluate_probs", "uniform_probs"]
+__all__ = ["Evaluation", "best_response_probs", "evaluate_probs", "infoset_reach", "uniform_probs"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,3 +130,32 @@ def best_response_probs(tree: Tree, probs: np.ndarray, player: int) -> tuple[np.
         out[first:stop] = 0.0
         out[best[infoset]] = 1.0
     return out, value
+
+
+@nb.njit(cache=True)
+def _sum_by_infoset(node_player, node_index, reach, out):
+    for n in range(node_player.shape[0]):
+        if node_player[n] >= 0:
+            out[node_index[n]] += reach[n]
+
+
+def infoset_reach(tree: Tree, probs: np.ndarray) -> np.ndarray:
+    """The probability of reaching each information set when every player plays
+    ``probs`` (chance included): where a policy's play actually happens.
+
+    >>> import pyspiel
+    >>> from elements_ai.solvers.tree import build_tree
+    >>> tree = build_tree(pyspiel.load_game("kuhn_poker"))
+    >>> reach = infoset_reach(tree, uniform_probs(tree))
+    >>> round(float(reach[0]), 6), round(float(reach.sum()), 6)   # a jack for player 0: 1/3; 2.25 decisions a game
+    (0.333333, 2.25)
+    """
+    probs = _check_probs(tree, probs)
+    reach = np.empty(tree.num_nodes)
+    reach_down(
+        EVERYONE, tree.node_player, tree.node_first, tree.node_count, tree.node_index, tree.chance_prob,
+        tree.infoset_first, probs, reach,
+    )
+    out = np.zeros(tree.num_infosets)
+    _sum_by_infoset(tree.node_player, tree.node_index, reach, out)
+    return out

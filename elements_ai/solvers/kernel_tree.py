@@ -294,54 +294,8 @@ def tree_from_kernel(
     if not is_kernel_game(game):
         raise ValueError(f"{game}: the kernel builder needs a game of this library (elements_ai.GAMES)")
     started = time.perf_counter()
-    kernel, config = game.kernel, game.config
-    walk = _walk[kernel]
-    depth = config.max_game_length + config.max_chance_nodes + 1
-    branching = max(config.num_actions, config.max_chance_outcomes, 1)
-    stack_size = depth * branching + 1
-    root = game.new_initial_state().array
-    mask = np.zeros(config.num_actions, np.bool_)
-    probs = np.zeros(max(config.max_chance_outcomes, 1))
-    tensor = np.zeros(config.info_size, np.float32)
-    returns = np.zeros(config.num_players)
-    fp = np.zeros(2, np.uint64)
-
-    def run(fill: bool, arrays: dict, bar) -> np.ndarray:
-        counters = np.zeros(TOP + 1, np.int64)
-        stack_states = np.zeros((stack_size, config.state_size), kernel.state_dtype)
-        stack_states[0] = root
-        stack_nodes = np.zeros(stack_size, np.int64)
-        counters[TOP] = 1
-        counters[NODES] = 1
-        while counters[STATUS] == RUNNING:
-            walk(
-                game.cfg, fill, max_nodes, CHUNK, counters, stack_states, stack_nodes,
-                arrays["node_player"], arrays["node_first"], arrays["node_count"], arrays["node_index"],
-                arrays["chance_prob"], arrays["chance_action"], arrays["infoset_table"], arrays["infoset_keys"],
-                arrays["infoset_player"], arrays["infoset_first"], arrays["infoset_node"], arrays["sequence_action"],
-                arrays["utility_table"], arrays["utility_keys"], arrays["utility"],
-                mask, probs, tensor, returns, fp, np.zeros_like(root),
-            )
-            if bar is not None:
-                bar.update(int(counters[NODES]) - bar.n)
-        status = counters[STATUS]
-        if status == TOO_MANY:
-            raise TreeTooLarge(f"{game}: the game tree has more than {max_nodes:,} nodes")
-        if status == STACK_FULL:
-            raise RuntimeError(f"{game}: the tree is deeper than max_game_length + max_chance_nodes allows")
-        if status == RETURNS_FULL:
-            raise ValueError(f"{game}: more than {MAX_UTILITY_ROWS:,} distinct returns; use builder='pyspiel'")
-        if status == ACTIONS_DIFFER:
-            raise ValueError(f"{game}: an information set has different legal actions in different states")
-        return counters
-
-    empty = _empty_arrays(config.num_players)
-    bar = _bar(progress, "counting nodes")
-    try:
-        counts = run(False, empty, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    config = game.config
+    counts = _run_walk(game, False, _empty_arrays(config.num_players), max_nodes, progress, "counting nodes")
     nodes, decisions, edges = int(counts[NODES]), int(counts[DECISIONS]), int(counts[DECISION_EDGES])
     rows = min(nodes - decisions - int(counts[CHANCE_NODES]), MAX_UTILITY_ROWS)
     needed = nodes * NODE_BYTES + edges * SEQUENCE_BYTES + decisions * INFOSET_BYTES
@@ -370,12 +324,7 @@ def tree_from_kernel(
         "utility_keys": np.zeros((rows, 2), np.uint64),
         "utility": np.zeros((rows, config.num_players)),
     }
-    bar = _bar(progress, "building tree", total=nodes)
-    try:
-        counts = run(True, arrays, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    counts = _run_walk(game, True, arrays, max_nodes, progress, "building tree", total=nodes)
     infosets, sequences, rows = int(counts[INFOSETS]), int(counts[SEQUENCES]), int(counts[UTILITY_ROWS])
     keys = arrays.pop("infoset_keys")[:infosets].copy()
     for name in ("infoset_table", "utility_table", "utility_keys"):
@@ -386,6 +335,76 @@ def tree_from_kernel(
     arrays["sequence_action"] = arrays["sequence_action"][:sequences].copy()
     arrays["utility"] = arrays["utility"][:rows].copy()
     return finish_tree(game, arrays, keys, time.perf_counter() - started)
+
+
+def _run_walk(game: KernelGame, fill: bool, arrays: dict, max_nodes: int, progress: bool, desc: str, total=None):
+    """Runs the walk to its end (counting, or filling ``arrays``); returns the counters."""
+    kernel, config = game.kernel, game.config
+    walk = _walk[kernel]
+    depth = config.max_game_length + config.max_chance_nodes + 1
+    branching = max(config.num_actions, config.max_chance_outcomes, 1)
+    stack_size = depth * branching + 1
+    root = game.new_initial_state().array
+    scratch = (
+        np.zeros(config.num_actions, np.bool_),
+        np.zeros(max(config.max_chance_outcomes, 1)),
+        np.zeros(config.info_size, np.float32),
+        np.zeros(config.num_players),
+        np.zeros(2, np.uint64),
+        np.zeros_like(root),
+    )
+    counters = np.zeros(TOP + 1, np.int64)
+    stack_states = np.zeros((stack_size, config.state_size), kernel.state_dtype)
+    stack_states[0] = root
+    stack_nodes = np.zeros(stack_size, np.int64)
+    counters[TOP] = 1
+    counters[NODES] = 1
+    bar = _bar(progress, desc, total)
+    try:
+        while counters[STATUS] == RUNNING:
+            walk(
+                game.cfg, fill, max_nodes, CHUNK, counters, stack_states, stack_nodes,
+                arrays["node_player"], arrays["node_first"], arrays["node_count"], arrays["node_index"],
+                arrays["chance_prob"], arrays["chance_action"], arrays["infoset_table"], arrays["infoset_keys"],
+                arrays["infoset_player"], arrays["infoset_first"], arrays["infoset_node"], arrays["sequence_action"],
+                arrays["utility_table"], arrays["utility_keys"], arrays["utility"], *scratch,
+            )
+            if bar is not None:
+                bar.update(int(counters[NODES]) - bar.n)
+    finally:
+        if bar is not None:
+            bar.close()
+    status = counters[STATUS]
+    if status == TOO_MANY:
+        raise TreeTooLarge(f"{game}: the game tree has more than {max_nodes:,} nodes")
+    if status == STACK_FULL:
+        raise RuntimeError(f"{game}: the tree is deeper than max_game_length + max_chance_nodes allows")
+    if status == RETURNS_FULL:
+        raise ValueError(f"{game}: more than {MAX_UTILITY_ROWS:,} distinct returns; use builder='pyspiel'")
+    if status == ACTIONS_DIFFER:
+        raise ValueError(f"{game}: an information set has different legal actions in different states")
+    return counters
+
+
+def count_kernel_tree(game: KernelGame, max_nodes: int = MAX_NODES, progress: bool = False) -> dict[str, int]:
+    """The exact size of a game's tree, walked without storing it: nodes, decision
+    nodes, chance nodes, terminals and decision edges (an upper bound on sequences).
+
+    >>> import elements_ai
+    >>> count_kernel_tree(elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1))
+    {'nodes': 317, 'decision_nodes': 116, 'chance_nodes': 9, 'terminals': 192, 'decision_edges': 308}
+    """
+    if not is_kernel_game(game):
+        raise ValueError(f"{game}: the kernel builder needs a game of this library (elements_ai.GAMES)")
+    counts = _run_walk(game, False, _empty_arrays(game.num_players()), max_nodes, progress, "counting nodes")
+    nodes, decisions, chance = int(counts[NODES]), int(counts[DECISIONS]), int(counts[CHANCE_NODES])
+    return {
+        "nodes": nodes,
+        "decision_nodes": decisions,
+        "chance_nodes": chance,
+        "terminals": nodes - decisions - chance,
+        "decision_edges": int(counts[DECISION_EDGES]),
+    }
 
 
 def _empty_arrays(players: int) -> dict:

@@ -434,7 +434,8 @@ def finish_tree(game, arrays: dict, keys, build_seconds: float) -> Tree:
             key = keys[bad] if isinstance(keys, list) else tuple(int(k) for k in keys[bad])
             raise ValueError(
                 f"{game}: information set {key!r} of player {player} is reached after different own "
-                "actions; CFR and exact best response need perfect recall"
+                "actions (the game's information state forgets some of the player's earlier moves); tabular CFR "
+                "and exact best response need perfect recall. MCCFR runs without it."
             )
     return Tree(game=game, infoset_parent=parent, keys=keys, build_seconds=build_seconds, **arrays)
 
