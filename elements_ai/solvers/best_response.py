@@ -66,9 +66,9 @@ def uniform_probs(tree: Tree) -> np.ndarray:
     return out
 
 
-def _scratch(tree: Tree):
+def _scratch(tree: Tree, work: np.ndarray | None = None):
     return (
-        np.empty(tree.num_nodes),
+        work if work is not None else np.empty(tree.num_nodes),
         np.empty(tree.num_nodes, np.int32 if tree.num_sequences < 2**31 else np.int64),
         np.empty(tree.num_sequences),
         np.full(tree.num_infosets, -1, np.int64),
@@ -94,10 +94,14 @@ def _check_probs(tree: Tree, probs: np.ndarray) -> np.ndarray:
     return probs
 
 
-def evaluate_probs(tree: Tree, probs: np.ndarray) -> Evaluation:
-    """NashConv, exploitability and values of the policy ``probs`` (per sequence)."""
+def evaluate_probs(tree: Tree, probs: np.ndarray, work: np.ndarray | None = None) -> Evaluation:
+    """NashConv, exploitability and values of the policy ``probs`` (per sequence).
+
+    ``work``, a float64 array with one entry per node, is used as scratch if given
+    (a solver lends its own, so evaluating costs no node-sized float array).
+    """
     probs = _check_probs(tree, probs)
-    scratch = _scratch(tree)
+    scratch = _scratch(tree, work)
     values = on_policy_values(
         tree.node_player, tree.node_first, tree.node_count, tree.node_index, tree.chance_prob,
         tree.infoset_first, tree.utility, probs, scratch[0],

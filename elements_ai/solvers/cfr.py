@@ -42,7 +42,7 @@ import pyspiel
 from .best_response import evaluate_probs
 from .policy import PolicyTable
 from .sweeps import reach_down, regret_matching, regrets_up
-from .tree import Tree, build_tree
+from .tree import TREE_NODE_BYTES, Tree, build_tree, memory_budget, too_large
 
 __all__ = ["ALGORITHMS", "CFRSolver", "Settings"]
 
@@ -237,6 +237,10 @@ class CFRSolver:
         self.settings = settings_for(algorithm, alpha=alpha, beta=beta, gamma=gamma)
         self.tree = game if isinstance(game, Tree) else build_tree(game, builder, max_memory, progress=progress)
         tree = self.tree
+        needed = tree.solve_nbytes - tree.num_nodes * TREE_NODE_BYTES  # the tree itself is allocated already
+        if needed > memory_budget(max_memory):
+            size = f"{tree.num_nodes:,} nodes, {tree.num_infosets:,} information sets, {tree.num_sequences:,} sequences"
+            raise too_large(tree.game, size, needed, max_memory)
         sequences = tree.num_sequences
         self.policy = np.empty(sequences)
         _average(tree.infoset_first, np.zeros(sequences), self.policy)  # uniform
@@ -292,7 +296,7 @@ class CFRSolver:
 
     def evaluate(self):
         """NashConv, exploitability and the values of the average policy (``Evaluation``)."""
-        return evaluate_probs(self.tree, self.average_probs())
+        return evaluate_probs(self.tree, self.average_probs(), self._work)
 
     def nash_conv(self) -> float:
         """NashConv of the average policy: the sum over players of what a best

@@ -31,15 +31,14 @@ from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import seed_streams, uniform
 from ..core.spiel import KernelGame
 from .tree import (
-    INFOSET_BYTES,
     MAX_NODES,
-    NODE_BYTES,
-    SEQUENCE_BYTES,
+    SOLVE_NODE_BYTES,
     TreeTooLarge,
-    _gb,
+    build_bytes,
     fingerprint_into,
     finish_tree,
-    machine_memory,
+    memory_budget,
+    too_large,
 )
 
 # Counters shared by the walk's calls (int64 array).
@@ -298,15 +297,11 @@ def tree_from_kernel(
     counts = _run_walk(game, False, _empty_arrays(config.num_players), max_nodes, progress, "counting nodes")
     nodes, decisions, edges = int(counts[NODES]), int(counts[DECISIONS]), int(counts[DECISION_EDGES])
     rows = min(nodes - decisions - int(counts[CHANCE_NODES]), MAX_UTILITY_ROWS)
-    needed = nodes * NODE_BYTES + edges * SEQUENCE_BYTES + decisions * INFOSET_BYTES
-    total, available = machine_memory()
-    budget = 0.9 * available if max_memory is None else max_memory
-    if needed > budget:
-        raise TreeTooLarge(
-            f"{game}: the game tree has {nodes:,} nodes and {decisions:,} decision nodes, needing about "
-            f"{_gb(needed)} to solve; this machine has {_gb(total)} of memory ({_gb(available)} available, "
-            f"budget {_gb(budget)}). Solve a smaller variant, or use MCCFR."
-        )
+    # Exact node counts; information sets and sequences are known only once built, so
+    # the solver's part is checked then (CFRSolver) and here only its per-node arrays.
+    needed = build_bytes(nodes, decisions, edges) + nodes * SOLVE_NODE_BYTES
+    if needed > memory_budget(max_memory):
+        raise too_large(game, f"{nodes:,} nodes and {decisions:,} decision nodes", needed, max_memory)
     arrays = {
         "node_player": np.zeros(nodes, np.int8),
         "node_first": np.zeros(nodes, np.int32),

@@ -67,18 +67,43 @@ __all__ = [
     "TreeTooLarge",
     "build_tree",
     "estimate_tree",
+    "build_bytes",
     "machine_memory",
+    "solve_bytes",
     "tree_from_pyspiel",
 ]
 
-# Bytes one node, sequence and information set take while a tabular solver runs:
-# node arrays (player 1, first 4, count 2, index 4) plus the one float64 the sweeps
-# keep per node (reach down, value up, in place); per sequence the action, regret,
-# cumulative policy, current policy, prediction and the sweep's scratch; per
-# information set its arrays, own reach and key.
-NODE_BYTES = 1 + 4 + 2 + 4 + 8
-SEQUENCE_BYTES = 4 + 5 * 8
-INFOSET_BYTES = 1 + 8 + 8 + 4 + 8 + 16
+# Memory, in bytes, of a tabular solve. The tree keeps per node its player (1), first
+# child (4), child count (2) and index (4); the solver one float64 per node (reach down,
+# values up, in place) and best response an int32 (the last own sequence).
+TREE_NODE_BYTES = 1 + 4 + 2 + 4
+SOLVE_NODE_BYTES = 8 + 4
+NODE_BYTES = TREE_NODE_BYTES + SOLVE_NODE_BYTES
+# Per sequence: its action and information set (4 + 4), the solver's regret,
+# cumulative and current policy, prediction and scratch (5 * 8), best response's value.
+SEQUENCE_BYTES = 4 + 4 + 5 * 8 + 8
+# Per information set: player, first sequence, parent sequence, a node (1 + 8 + 8 + 4),
+# its key (16), the per-player list (4), own reach and best response (8 + 8).
+INFOSET_BYTES = 1 + 8 + 8 + 4 + 16 + 4 + 8 + 8
+# While the kernel builder fills a tree, its information-set arrays are sized for
+# every decision node (key, player, first sequence, node, and the hash table at up to
+# four int32 slots each), its sequences for every edge out of a decision node.
+BUILD_DECISION_BYTES = 16 + 1 + 8 + 4 + 16
+BUILD_EDGE_BYTES = 4
+# The pyspiel builder keeps Python lists while it walks: about this much per node.
+PYSPIEL_NODE_BYTES = 150
+
+
+def solve_bytes(nodes: float, infosets: float, sequences: float) -> float:
+    """Bytes a tabular solver (and its exact best response) needs for a tree of this size."""
+    return nodes * NODE_BYTES + sequences * SEQUENCE_BYTES + infosets * INFOSET_BYTES
+
+
+def build_bytes(nodes: float, decision_nodes: float, decision_edges: float) -> float:
+    """Peak bytes of the kernel builder, which sizes its information sets from the decision nodes."""
+    return nodes * TREE_NODE_BYTES + decision_nodes * BUILD_DECISION_BYTES + decision_edges * BUILD_EDGE_BYTES
+
+
 # Trees estimated smaller than this build without a progress bar (under a second).
 PROGRESS_NODES = 200_000
 # Nodes are numbered with int32.
@@ -126,14 +151,15 @@ class TreeEstimate:
 
     @property
     def nbytes(self) -> float:
-        """Bytes a tabular solver needs for this tree (information sets counted as
-        decision nodes: an upper bound)."""
-        return self.nodes * NODE_BYTES + self.sequences * SEQUENCE_BYTES + self.decision_nodes * INFOSET_BYTES
+        """Bytes needed at least to build this tree and solve it: the builder's peak
+        and the solver's per-node arrays (information sets and sequences, unknown
+        before building, add to this)."""
+        return build_bytes(self.nodes, self.decision_nodes, self.sequences) + self.nodes * SOLVE_NODE_BYTES
 
     def describe(self) -> str:
         return (
             f"about {self.nodes:.3g} nodes (± {self.nodes_error:.2g}, from {self.walks} random walks), "
-            f"{self.decision_nodes:.3g} decision nodes, needing about {_gb(self.nbytes)} to solve"
+            f"{self.decision_nodes:.3g} decision nodes, needing at least {_gb(self.nbytes)} to build and solve"
         )
 
 
@@ -180,20 +206,30 @@ def _walk_samples_pyspiel(game: pyspiel.Game, walks: int, seed: int) -> np.ndarr
     return out
 
 
-def check_fits(game: pyspiel.Game, estimate: TreeEstimate, max_memory: float | None = None) -> None:
+def memory_budget(max_memory: float | None = None) -> float:
+    """``max_memory``, or by default 90% of the memory available now."""
+    return 0.9 * machine_memory()[1] if max_memory is None else float(max_memory)
+
+
+def too_large(game, size: str, needed: float, max_memory: float | None) -> TreeTooLarge:
+    """The error for a tree of ``size`` (a phrase) needing ``needed`` bytes."""
+    total, available = machine_memory()
+    return TreeTooLarge(
+        f"{game}: the game tree has {size}, needing {_gb(needed)}; this machine has {_gb(total)} of memory "
+        f"({_gb(available)} available, budget {_gb(memory_budget(max_memory))}). Solve a smaller variant, or use "
+        "MCCFR (elements-ai solve --algorithm os-mccfr), which samples the game without building the tree."
+    )
+
+
+def check_fits(game: pyspiel.Game, estimate: TreeEstimate, max_memory: float | None = None, pyspiel_builder=False):
     """Raises ``TreeTooLarge`` when the estimated tree needs more than ``max_memory``
     bytes (default: 90% of the memory available now)."""
-    total, available = machine_memory()
-    budget = 0.9 * available if max_memory is None else max_memory
+    needed = estimate.nbytes + (estimate.nodes * PYSPIEL_NODE_BYTES if pyspiel_builder else 0.0)
     # Three standard errors above the estimate: a tree that may well be larger is
     # refused before an hour of building, not after.
-    worst = estimate.nbytes * (1 + 3 * estimate.nodes_error / max(estimate.nodes, 1.0))
-    if estimate.nodes > MAX_NODES or worst > budget:
-        raise TreeTooLarge(
-            f"{game}: the game tree has {estimate.describe()}; this machine has {_gb(total)} of memory "
-            f"({_gb(available)} available, budget {_gb(budget)}). Solve a smaller variant, or use "
-            "MCCFR (elements-ai solve --algorithm os-mccfr), which samples the game without building the tree."
-        )
+    worst = needed * (1 + 3 * estimate.nodes_error / max(estimate.nodes, 1.0))
+    if estimate.nodes > MAX_NODES or worst > memory_budget(max_memory):
+        raise too_large(game, estimate.describe(), worst, max_memory)
 
 
 def _check_game(game: pyspiel.Game) -> None:
@@ -264,6 +300,11 @@ class Tree:
     @property
     def num_terminals(self) -> int:
         return int(np.count_nonzero(self.node_player == TERMINAL))
+
+    @property
+    def solve_nbytes(self) -> float:
+        """Bytes a tabular solver and exact best response need on this tree."""
+        return solve_bytes(self.num_nodes, self.num_infosets, self.num_sequences)
 
     @property
     def nbytes(self) -> int:
@@ -565,12 +606,11 @@ def build_tree(
     if use_kernel and not is_kernel_game(game):
         raise ValueError(f"{game}: the kernel builder needs a game of this library (elements_ai.GAMES)")
     estimate = estimate_tree(game, walks=walks)
-    check_fits(game, estimate, max_memory)
+    check_fits(game, estimate, max_memory, pyspiel_builder=not use_kernel)
     # The estimate is unbiased but noisy: a hard cap on nodes stops a tree that is
     # far larger than estimated before it exhausts memory.
-    total, available = machine_memory()
-    budget = 0.9 * available if max_memory is None else max_memory
-    max_nodes = int(min(MAX_NODES, budget / NODE_BYTES))
+    budget = memory_budget(max_memory)
+    max_nodes = int(min(MAX_NODES, budget / (NODE_BYTES if use_kernel else NODE_BYTES + PYSPIEL_NODE_BYTES)))
     progress = progress and estimate.nodes >= PROGRESS_NODES
     if use_kernel:
         return tree_from_kernel(game, max_nodes=max_nodes, max_memory=budget, progress=progress)

@@ -3,11 +3,12 @@
 For each variant of each game (the sweeps below, then every variant a game declares),
 Knuth's estimator gives the tree's size from random walks; trees estimated under
 ``--count-limit`` nodes are walked to their exact size by the kernel builder (no
-storage), and those under ``--build-limit`` are built and timed for one CFR+
-iteration. The memory a tabular solver needs follows from the sizes (``tree.py``:
-bytes per node, sequence and information set); seconds per CFR+ iteration are
-measured where built and extrapolated from the largest built tree of the game
-(per node) elsewhere.
+storage), and those up to ``--build-limit`` nodes whose build fits are built (exact
+information sets and sequences) and timed for CFR+ iterations. Memory is the larger
+of the builder's peak and the solver's need (``tree.build_bytes``,
+``tree.solve_bytes``); where a tree was not built, its information sets, sequences
+and seconds per iteration are extrapolated from the largest built variant of the
+same game (per decision node, per edge, per node).
 
 Writes ``results/sizes.csv`` beside this file and prints the table.
 
@@ -25,7 +26,7 @@ import pandas as pd
 import elements_ai
 from elements_ai.solvers import CFRSolver, build_tree, estimate_tree, machine_memory
 from elements_ai.solvers.kernel_tree import count_kernel_tree
-from elements_ai.solvers.tree import INFOSET_BYTES, NODE_BYTES, SEQUENCE_BYTES, TreeTooLarge
+from elements_ai.solvers.tree import SOLVE_NODE_BYTES, TreeTooLarge, build_bytes, solve_bytes
 
 HERE = Path(__file__).resolve().parent
 FULL_DECK = "1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6"
@@ -44,7 +45,7 @@ SWEEPS = {
         {"deck": "1_2_6_6", "hand_size": 1, "target_score": 2},
         {},
     ],
-    "elemental_duel": [{"num_territories": n} for n in (1, 2, 3, 4, 6, 12)],
+    "elemental_duel": [{"num_territories": n} for n in (1, 2, 3, 4, 6)],
     "elementos": [
         {"rows": 6, "setup": "standard", "max_moves": m} for m in (2, 4, 6, 8, 10)
     ] + [{"rows": 6, "setup": "random", "max_moves": m} for m in (2, 4, 6)] + [{}],
@@ -54,19 +55,22 @@ BUDGET_GB = 24.0
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count-limit", type=float, default=1e9, help="walk trees estimated below this many nodes")
-    parser.add_argument("--build-limit", type=float, default=3e7, help="build and time trees below this many nodes")
+    parser.add_argument("--count-limit", type=float, default=2e9, help="walk trees estimated below this many nodes")
+    parser.add_argument("--build-limit", type=float, default=4e8, help="build and time trees up to this many nodes")
     parser.add_argument("--out", type=Path, default=HERE / "results", help="folder for the CSV")
     args = parser.parse_args(argv)
     total, _ = machine_memory()
+    budget = 0.9 * BUDGET_GB * 1e9
     print(f"machine memory {total / 1e9:.1f} GB; verdicts for a {BUDGET_GB:g} GB machine (90% usable)", flush=True)
     rows = []
     for name in elements_ai.GAMES:
         kernel = elements_ai.get_kernel(name)
-        variants = SWEEPS.get(name, []) + [v for v in kernel.variants.values() if v not in SWEEPS.get(name, [])]
-        per_node = None  # seconds per CFR+ iteration per node, from the largest built tree
-        for params in variants:
+        games = {}
+        for params in SWEEPS.get(name, []) + list(kernel.variants.values()):
             game = elements_ai.load_game(name, **params)
+            games.setdefault(str(game), game)
+        ratios = None  # (infosets per decision node, sequences per edge, seconds per node) of the largest built
+        for game in games.values():
             estimate = estimate_tree(game, walks=3000, seed=0)
             row = {"game": str(game), "estimated_nodes": estimate.nodes, "estimate_error": estimate.nodes_error}
             sizes = None
@@ -79,34 +83,40 @@ def main(argv: list[str] | None = None) -> int:
                 row.update(sizes, basis="counted")
                 nodes, decisions, edges = sizes["nodes"], sizes["decision_nodes"], sizes["decision_edges"]
             else:
-                row["basis"] = "estimated"
                 nodes, decisions, edges = estimate.nodes, estimate.decision_nodes, estimate.sequences
-                row.update(nodes=nodes, decision_nodes=decisions, decision_edges=edges)
-            needed = nodes * NODE_BYTES + edges * SEQUENCE_BYTES + decisions * INFOSET_BYTES
-            row["memory_gb"] = needed / 1e9
-            row["fits_24gb"] = needed <= 0.9 * BUDGET_GB * 1e9
-            if sizes is not None and nodes < args.build_limit:
+                row.update(nodes=nodes, decision_nodes=decisions, decision_edges=edges, basis="estimated")
+            build_peak = build_bytes(nodes, decisions, edges) + nodes * SOLVE_NODE_BYTES
+            if sizes is not None and nodes <= args.build_limit and build_peak <= budget:
                 try:
                     started = time.perf_counter()
                     tree = build_tree(game)
                     row["build_seconds"] = time.perf_counter() - started
-                    row["infosets"] = tree.num_infosets
+                    row.update(infosets=tree.num_infosets, sequences=tree.num_sequences, infosets_basis="built")
                     solver = CFRSolver(tree, "cfr+")
                     solver.run(1)
+                    repeats = 3 if nodes < 5e7 else 1
                     started = time.perf_counter()
-                    solver.run(3)
-                    row["cfr_plus_seconds_per_iteration"] = (time.perf_counter() - started) / 3
+                    solver.run(repeats)
+                    row["cfr_plus_seconds_per_iteration"] = (time.perf_counter() - started) / repeats
                     row["seconds_basis"] = "measured"
-                    per_node = row["cfr_plus_seconds_per_iteration"] / nodes
+                    ratios = (tree.num_infosets / decisions, tree.num_sequences / edges,
+                              row["cfr_plus_seconds_per_iteration"] / nodes)
+                    del solver, tree
                 except ValueError as error:  # no perfect recall
                     row["note"] = str(error).split(": ", 1)[1].split(";")[0]
-                    row["fits_24gb"] = False
-            elif per_node is not None:
-                row["cfr_plus_seconds_per_iteration"] = per_node * nodes
-                row["seconds_basis"] = "extrapolated per node"
+            if "infosets" not in row and ratios is not None:
+                row.update(infosets=decisions * ratios[0], sequences=edges * ratios[1],
+                           infosets_basis="extrapolated from the largest built variant",
+                           cfr_plus_seconds_per_iteration=nodes * ratios[2], seconds_basis="extrapolated per node")
+            if "infosets" in row:
+                needed = max(build_peak, solve_bytes(nodes, row["infosets"], row["sequences"]))
+            else:
+                needed = build_peak
+            row["memory_gb"] = needed / 1e9
+            row["solvable_24gb"] = needed <= budget and not row.get("note")
             rows.append(row)
-            verdict = "fits" if row["fits_24gb"] else "does not fit"
-            print(f"  {str(game):<80} {row['basis']:>9} {nodes:>12.3g} nodes {needed / 1e9:>10.3g} GB  {verdict}"
+            verdict = "solvable" if row["solvable_24gb"] else "not solvable"
+            print(f"  {str(game):<84} {row['basis']:>9} {nodes:>10.3g} nodes {needed / 1e9:>10.3g} GB  {verdict}"
                   + (f"  ({row['note']})" if row.get("note") else ""), flush=True)
     table = pd.DataFrame(rows)
     args.out.mkdir(parents=True, exist_ok=True)
