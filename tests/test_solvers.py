@@ -387,3 +387,43 @@ def test_kernel_builder_checks_the_exact_size():
         tree_from_kernel(game, max_nodes=1000)
     with pytest.raises(TreeTooLarge, match=r"26,227 nodes and 10,608 decision nodes"):
         tree_from_kernel(game, max_memory=1e5)
+
+
+def test_three_player_kuhn_matches_openspiel():
+    """More than two players: the same CFR iterates and the same NashConv (sum over the
+    three players of what a best response gains) as OpenSpiel."""
+    game = pyspiel.load_game("kuhn_poker(players=3)")
+    ours = CFRSolver(game, "cfr")
+    theirs = pyspiel.CFRSolver(game)
+    for _ in range(20):
+        theirs.evaluate_and_update_policy()
+    ours.run(20)
+    assert abs(ours.nash_conv() - pyspiel.nash_conv(game, theirs.average_policy())) < 1e-9
+    uniform = openspiel_policy.UniformRandomPolicy(game)
+    assert abs(evaluate(game, uniform).nash_conv - exploitability.nash_conv(game, uniform)) < 1e-9
+
+
+def test_policy_bot_plays_any_game_and_refuses_another(tmp_path, trees):
+    from elements_ai.agents import make_bot
+
+    solver = CFRSolver(trees("kuhn_poker"), "cfr+")
+    solver.run(300)
+    path = tmp_path / "kuhn.npz"
+    solver.save(path)
+    game = pyspiel.load_game("kuhn_poker")
+    bots = [make_bot(f"cfr:policy={path}", game, player, seed=player) for player in range(2)]
+    state = game.new_initial_state().child(2).child(0)  # king against jack
+    policy = dict(bots[0].get_policy(state))
+    expected = solver.average_policy().action_probabilities(state)
+    assert policy == pytest.approx(expected, abs=0)
+    # The bot's moves follow its policy: player 1 with a king always calls a bet.
+    facing_bet = game.new_initial_state().child(0).child(2).child(1)
+    assert all(bots[1].step(facing_bet) == 1 for _ in range(20))
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
+    assert sum(returns) == 0
+    with pytest.raises(PolicyMismatch, match="not for leduc_poker"):
+        make_bot(f"cfr:policy={path}", pyspiel.load_game("leduc_poker"), 0)
+    with pytest.raises(ValueError, match="does not exist"):
+        make_bot("cfr:policy=/no/such/file.npz", game, 0)
+    with pytest.raises(ValueError, match="needs policy=FILE"):
+        make_bot("cfr", game, 0)
