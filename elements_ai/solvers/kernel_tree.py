@@ -387,7 +387,7 @@ def count_kernel_tree(game: KernelGame, max_nodes: int = MAX_NODES, progress: bo
 
     >>> import elements_ai
     >>> count_kernel_tree(elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1))
-    {'nodes': 317, 'decision_nodes': 116, 'chance_nodes': 9, 'terminals': 192, 'decision_edges': 308}
+    {'nodes': 317, 'decision_nodes': 116, 'chance_nodes': 9, 'terminals': 192, 'decision_edges': 294}
     """
     if not is_kernel_game(game):
         raise ValueError(f"{game}: the kernel builder needs a game of this library (elements_ai.GAMES)")
