@@ -128,12 +128,16 @@ def test_exploitability_of_uniform_and_random_policies_matches_openspiel(name, t
         assert abs(ours.exploitability - exploitability.exploitability(game, given)) < 1e-9
 
 
+SMALL_VARIANTS = [
+    pytest.param("elements", elements_ai.get_kernel("elements").variants["small"], id="elements-small"),
+    pytest.param("elemental_duel", {"num_territories": 1}, id="elemental_duel-1"),
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["small"])
-@pytest.mark.parametrize("name", ["elements", "elemental_duel"])
-def test_exploitability_matches_openspiel_on_small_variants(name, variant):
-    """OpenSpiel's Python best response takes about 20 s per policy on these."""
-    params = elements_ai.get_kernel(name).variants.get(variant, {"num_territories": 1})
+@pytest.mark.parametrize("name, params", SMALL_VARIANTS)
+def test_exploitability_matches_openspiel_on_small_variants(name, params):
+    """OpenSpiel's Python best response takes 20 s or more per policy on these."""
     game = elements_ai.load_game(name, **params)
     tree = build_tree(game)
     for given in (openspiel_policy.UniformRandomPolicy(game), random_tabular_policy(game, seed=5)):
@@ -366,8 +370,7 @@ def test_kernel_and_pyspiel_builders_give_the_same_tree_and_results(name, params
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, params", [("elements", {"single_round": True, "deck": "1_2_3_6_6_6", "hand_size": 2}),
-                                          ("elemental_duel", {"num_territories": 1})], ids=["elements-small", "duel-1"])
+@pytest.mark.parametrize("name, params", SMALL_VARIANTS)
 def test_kernel_and_pyspiel_builders_agree_on_the_small_variants(name, params):
     game = elements_ai.load_game(name, **params)
     kernel_tree, pyspiel_tree = build_tree(game, builder="kernel"), build_tree(game, builder="pyspiel")
