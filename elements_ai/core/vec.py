@@ -7,6 +7,8 @@ the views a learner reads: ``current_player``, ``legal_mask``, ``terminated``,
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
@@ -19,6 +21,16 @@ from .rng import sample_index, seeds_from, uniform
 # From this batch size on, actions are checked in parallel, on the threads that
 # wrote each env's mask; below it, starting the threads costs more than the check.
 PARALLEL_CHECK = 512
+
+
+class Views(NamedTuple):
+    """What a learner reads of every env, rewritten after every change (see ``VecEnv``)."""
+
+    current_player: np.ndarray  # int64 (B,)
+    legal_mask: np.ndarray  # bool (B, A)
+    chance_probs: np.ndarray  # float64 (B, max_chance_outcomes)
+    terminated: np.ndarray  # bool (B,)
+    returns: np.ndarray  # float64 (B, players)
 
 
 # --- numba over the batch ---------------------------------------------------------------
@@ -36,7 +48,7 @@ def _settle(cfg, state, rng, i, probs):
 
 @generic(inline="always")
 def _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets):
-    """Writes env ``i``'s cached views after its state changed."""
+    """Writes env ``i``'s views after its state changed."""
     players[i] = player
     terminated[i] = player == TERMINAL
     if player >= 0:
@@ -51,7 +63,10 @@ def _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, re
 
 
 @generic(parallel=True, no_runtime=True)
-def batch_reset(cfg, states, which, rng, auto_chance, players, masks, chance_probs, terminated, rets):
+def batch_reset(cfg, states, which, rng, auto_chance, views):
+    # Unpacked before the parallel loop: read inside it, a record's arrays were not
+    # always written through (numba 0.68's parallel lowering).
+    players, masks, chance_probs, terminated, rets = views
     for i in nb.prange(states.shape[0]):
         if not which[i]:
             continue
@@ -102,11 +117,12 @@ def first_illegal(actions, players, masks, chance_probs):
 
 
 @generic(parallel=True, no_runtime=True)
-def batch_step(cfg, states, actions, rng, auto_chance, autoreset, players, masks, chance_probs, terminated, rets):
+def batch_step(cfg, states, actions, rng, auto_chance, autoreset, views):
     """Applies ``actions[i]`` to every unfinished env (already validated).
 
     A finished env ignores its action; with ``autoreset`` it starts a new game.
     """
+    players, masks, chance_probs, terminated, rets = views  # before the loop: see batch_reset
     for i in nb.prange(states.shape[0]):
         state = states[i]
         if players[i] == TERMINAL:
@@ -202,6 +218,8 @@ class VecEnv:
         self.chance_probs = np.zeros((b, max(config.max_chance_outcomes, 1)), np.float64)
         self.terminated = np.ones(b, np.bool_)
         self.returns = np.zeros((b, config.num_players), np.float64)
+        # The arrays above are written in place and never replaced.
+        self._views = Views(self.current_player, self.legal_mask, self.chance_probs, self.terminated, self.returns)
         self.seed(seed)
         self.reset()
 
@@ -217,19 +235,11 @@ class VecEnv:
         """Re-seeds the env's random streams (chance and ``sample_actions``)."""
         self._rng = seeds_from(seed, self.num_envs)
 
-    def _views(self):
-        return (
-            self.current_player,
-            self.legal_mask,
-            self.chance_probs,
-            self.terminated,
-            self.returns,
-        )
 
     def reset(self, mask: np.ndarray | None = None) -> None:
         """Starts new games in every env, or only where ``mask`` (B,) is True."""
         which = np.ones(self.num_envs, np.bool_) if mask is None else self._batch(mask, np.bool_, "mask")
-        self._reset(self._cfg, self.states, which, self._rng, self.auto_chance, *self._views())
+        self._reset(self._cfg, self.states, which, self._rng, self.auto_chance, self._views)
 
     def step(self, actions: np.ndarray) -> None:
         """Applies ``actions`` (B,) to every unfinished env; finished envs ignore theirs
@@ -244,7 +254,7 @@ class VecEnv:
         if bad >= 0:
             raise ValueError(self._illegal_message(int(bad), int(actions[bad])))
         self._step(
-            self._cfg, self.states, actions, self._rng, self.auto_chance, self.autoreset, *self._views()
+            self._cfg, self.states, actions, self._rng, self.auto_chance, self.autoreset, self._views
         )
 
     def sample_actions(self) -> np.ndarray:
