@@ -75,12 +75,13 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     games_per_pair = 4 if args.quick else 100
     opponent = f"mcts:sims={sims[0]}"
     field = [f"{kind}:sims={s}" for kind in KINDS for s in sims if f"{kind}:sims={s}" != opponent]
+    workers = args.workers or (1 if args.quick else None)  # quick: no process start-up
     out = results_folder("scaling", args.out, args.quick)
     rows = []
     for game in args_games:
         start = time.perf_counter()
         games = tournament(
-            game, [opponent, *field], games_per_pair, seed=args.seed, mode="gauntlet", workers=args.workers or (1 if args.quick else None),
+            game, [opponent, *field], games_per_pair, seed=args.seed, mode="gauntlet", workers=workers,
             out=out / folder_name(game), progress=not args.quick,
         )
         print(f"{game}: {len(games)} games in {time.perf_counter() - start:.0f} s", file=sys.stderr)

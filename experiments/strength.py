@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     games_per_pair = 4 if args.quick else 200
     agents = ["random", "rules", f"mcts:sims={sims}", f"ismcts:sims={sims}"]
     opponents = ["random", "rules", f"mcts:sims={sims}"]
+    workers = args.workers or (1 if args.quick else None)  # quick: no process start-up
     out = results_folder("strength", args.out, args.quick)
     rows, rated, notes = [], [], []
     for game in args.games or list(elements_ai.GAMES):
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         notes += dropped
         start = time.perf_counter()
         games = tournament(
-            game, kept, games_per_pair, seed=args.seed, workers=args.workers or (1 if args.quick else None), out=out / folder_name(game),
+            game, kept, games_per_pair, seed=args.seed, workers=workers, out=out / folder_name(game),
             progress=not args.quick,
         )
         print(f"{game}: {len(games)} games in {time.perf_counter() - start:.0f} s", file=sys.stderr)

@@ -2,10 +2,11 @@
 intervals, pairwise results, alpha-Rank, and score distributions of one-player games.
 
 Two-player games are fitted with the Bradley-Terry model, a draw counting as half a
-win for each side; games of three to five players with the Plackett-Luce model on
-the order of the players' returns (tied players are ordered at random, seeded, which
-is a half win each in expectation). Both are maximum-likelihood fits by ``choix``'s
-iterative Luce spectral ranking, on the Elo scale (``400 / ln 10`` times the
+win for each side (``choix``'s iterative Luce spectral ranking on the matrix of
+wins); games of three to five players with the Plackett-Luce model on the order of
+the players' returns, tied players in every order with the game's weight shared (a
+half win each way), by ``scipy``'s BFGS on the likelihood. Both are maximum-
+likelihood fits; ratings are on the Elo scale (``400 / ln 10`` times the
 log-strength: 200 Elo ahead is an expected score of 0.76), centred on a mean of 0.
 
 A perfect record has no maximum-likelihood rating (it runs off to infinity), so,
@@ -32,12 +33,15 @@ True
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 
 import choix
 import numpy as np
 import pandas as pd
+import scipy.optimize
+import scipy.sparse
 import scipy.stats
 
 from ..core.params import ParameterError
@@ -162,32 +166,70 @@ class _BradleyTerry:
 
 
 class _PlackettLuce:
-    """Three or more players: the order of returns, ties broken at random per fit."""
+    """Three or more players: the order of the returns, fitted by maximum likelihood.
 
-    def __init__(self, g: _Games, prior_games: float, rng: np.random.Generator):
-        self.g, self.rng = g, rng
-        self.block_games = [np.nonzero(g.blocks == b)[0] for b in range(len(g.block_table))]
-        self.tied = np.array([len(set(r)) < len(r) for r in g.returns.tolist()])
-        self.order = np.argsort(-g.returns, axis=1, kind="stable")
-        virtual = int(round(prior_games / 2.0))
+    Each game adds its order of the seats' agents (an agent may hold several seats);
+    a game with tied returns adds every order of the tied seats, sharing its weight,
+    so a tie is half a win each way, as a draw is for Bradley-Terry. Identical orders
+    are counted once with their total weight, so a bootstrap refit costs one small
+    weighted optimisation (scipy's BFGS) whatever the number of games.
+    """
+
+    def __init__(self, g: _Games, prior_games: float):
+        index: dict[tuple[int, ...], int] = {}
+        rows, cols, weights = [], [], []
+        for game in range(len(g.seats)):
+            for order, weight in _orders(g.seats[game], g.returns[game]):
+                rows.append(game)
+                cols.append(index.setdefault(order, len(index)))
+                weights.append(weight)
+        self.game_orders = scipy.sparse.csr_matrix((weights, (rows, cols)), shape=(len(g.seats), len(index)))
+        self.blocks = g.blocks
+        n = g.num_players
+        orders = list(index)
+        # Virtual drawn games: one half win each way per game of the prior.
         met = np.argwhere(_met(g))
-        self.prior = [(int(a), int(b)) for a, b in met for _ in range(virtual)]
+        orders += [(int(a), int(b)) for a, b in met]
+        self.prior = np.concatenate([np.zeros(len(index)), np.full(len(met), prior_games / 2.0)])
+        self.ranks = np.array([list(o) + [0] * (n - len(o)) for o in orders], dtype=np.int64)
+        self.mask = np.array([[i < len(o) for i in range(n)] for o in orders])
         self.k = len(g.agents)
         self.params: np.ndarray | None = None
 
-    def _ranking(self, game: int) -> tuple[int, ...]:
-        returns = self.g.returns[game]
-        order = self.order[game]
-        if self.tied[game]:
-            order = np.lexsort((self.rng.random(returns.size), -returns))
-        return tuple(int(a) for a in self.g.seats[game, order])
+    def _negative_log_likelihood(self, theta: np.ndarray, weights: np.ndarray) -> tuple[float, np.ndarray]:
+        # Order (r_1, ..., r_m) has likelihood prod_i e^theta[r_i] / sum_{j >= i} e^theta[r_j].
+        strength = np.exp(theta - theta.max())[self.ranks] * self.mask
+        tail = np.cumsum(strength[:, ::-1], axis=1)[:, ::-1]
+        safe_tail = np.where(self.mask, tail, 1.0)
+        log_terms = np.where(self.mask, np.log(np.where(self.mask, strength, 1.0)) - np.log(safe_tail), 0.0)
+        value = -float(weights @ log_terms.sum(axis=1))
+        # d/d theta[k]: each choice adds 1 for its winner, minus each remaining agent's share.
+        shares = strength * np.cumsum(np.where(self.mask, 1.0 / safe_tail, 0.0), axis=1)
+        per_seat = (self.mask - shares) * weights[:, None]
+        gradient = -np.bincount(self.ranks.ravel(), weights=per_seat.ravel(), minlength=self.k)
+        return value, gradient
 
     def fit(self, counts: np.ndarray) -> np.ndarray:
-        data = list(self.prior)
-        for block, count in enumerate(counts):
-            for _ in range(count):
-                data.extend(self._ranking(game) for game in self.block_games[block])
-        return choix.ilsr_rankings(self.k, data, initial_params=self.params, max_iter=1000)
+        observed = self.game_orders.T @ counts[self.blocks].astype(float)
+        weights = self.prior + np.concatenate([observed, np.zeros(self.prior.size - observed.size)])
+        start = self.params if self.params is not None else np.zeros(self.k)
+        result = scipy.optimize.minimize(
+            self._negative_log_likelihood, start, args=(weights,), jac=True, method="BFGS",
+            options={"gtol": 1e-7, "maxiter": 10_000},
+        )
+        return result.x - result.x.mean()
+
+
+def _orders(seats: np.ndarray, returns: np.ndarray) -> list[tuple[tuple[int, ...], float]]:
+    """The orders of a game's seats' agents, best return first, with their weights:
+    one order of weight 1, or every order of the tied seats sharing it."""
+    groups = [np.nonzero(returns == value)[0] for value in sorted(set(returns.tolist()), reverse=True)]
+    choices = [list(itertools.permutations(group)) for group in groups]
+    total = math.prod(len(c) for c in choices)
+    return [
+        (tuple(int(seats[s]) for part in parts for s in part), 1.0 / total)
+        for parts in itertools.product(*choices)
+    ]
 
 
 def _interval(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
@@ -229,10 +271,10 @@ def ratings(
     if len(g.agents) < 2:
         raise ParameterError("ratings need at least two agents")
     rng = np.random.default_rng([seed, 7])
-    model = _BradleyTerry(g, prior_games) if g.num_players == 2 else _PlackettLuce(g, prior_games, rng)
+    model = _BradleyTerry(g, prior_games) if g.num_players == 2 else _PlackettLuce(g, prior_games)
     point = model.fit(np.ones(len(g.block_table), dtype=np.int64))
     model.params = point  # bootstrap fits start from the full fit
-    samples = np.array([model.fit(_resample_counts(g, rng)) for _ in range(bootstrap)]).reshape(bootstrap, -1)
+    samples = np.array([model.fit(_resample_counts(g, rng)) for _ in range(bootstrap)]).reshape(bootstrap, len(point))
     low, high = _interval(samples, confidence) if bootstrap else (np.full_like(point, np.nan),) * 2
     comparisons = _comparisons(g)
     k = len(g.agents)
@@ -368,7 +410,8 @@ def alpha_rank(games: pd.DataFrame, alpha: float = 100.0) -> pd.DataFrame:
     if matrix.isna().to_numpy()[~np.eye(len(matrix), dtype=bool)].any():
         raise ParameterError("alpha-Rank needs every pair of agents to have met (a round robin)")
     payoffs = matrix.fillna(0.5).to_numpy()
-    _, _, pi, _, _ = os_alpharank.compute([payoffs], alpha=alpha)
+    with np.errstate(over="ignore"):  # fixation probabilities of large payoff gaps saturate at 0 or 1
+        _, _, pi, _, _ = os_alpharank.compute([payoffs], alpha=alpha)
     return pd.DataFrame({"agent": list(matrix.index), "alpharank": np.round(pi, 4)})
 
 
@@ -386,8 +429,6 @@ def synthetic_games(
     >>> len(table), table.loc[0, "agents"]
     (3, 'a|b|c')
     """
-    import itertools
-
     rng = np.random.default_rng(seed)
     names = list(elo)
     strength = {name: 10.0 ** (elo[name] / 400.0) for name in names}
