@@ -37,7 +37,7 @@ def register(commands) -> None:
         description=(
             "Plays a seeded round robin (or gauntlet) between agents, seats rotated and each deal played in "
             "every seating; records each game as it ends (an interrupted tournament resumes); prints Elo "
-            "ratings with bootstrap 95%% intervals and writes games.csv, ratings.csv, pairwise.csv and plots."
+            "ratings with bootstrap 95% intervals and writes games.csv, ratings.csv, pairwise.csv and plots."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -66,9 +66,15 @@ def register(commands) -> None:
         "--sprt", nargs=2, type=float, default=None, metavar=("ELO0", "ELO1"),
         help="two agents: stop as soon as an SPRT of elo0 against elo1 (first agent's Elo advantage) decides",
     )
-    parser.add_argument("--sprt-alpha", type=float, default=0.05, help="SPRT false positive rate (default 0.05)")
-    parser.add_argument("--sprt-beta", type=float, default=0.05, help="SPRT false negative rate (default 0.05)")
-    parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
+    parser.add_argument(
+        "--sprt-alpha", type=float, default=0.05, metavar="A", help="SPRT false positive rate (default 0.05)"
+    )
+    parser.add_argument(
+        "--sprt-beta", type=float, default=0.05, metavar="B", help="SPRT false negative rate (default 0.05)"
+    )
+    parser.add_argument(
+        "--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples for the intervals (default 1000)"
+    )
     parser.add_argument("--alpharank", action="store_true", help="add alpha-Rank (OpenSpiel) to the ratings")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)

@@ -6,6 +6,13 @@ stopped tournament therefore resumes where it stopped. When all are played the r
 are rewritten in schedule order, so a finished ``games.csv`` is the same, byte for
 byte, for the same tournament (its ``seconds`` column, the wall time of each game,
 aside), whatever the number of workers, the backend or the interruptions.
+
+What reproduces, for the same settings and package versions: ``games.csv`` but for
+its ``seconds`` column, ``tournament.json``, and the report made from them
+(``ratings.csv``, ``pairwise.csv``, ``sprt.txt`` and the PNG plots, whose bootstrap
+is seeded with the tournament's seed and whose metadata carry no version or date),
+byte for byte. Agents limited by time (``seconds=`` in a spec) play differently on
+another machine or under another load, and so do their games.
 """
 
 from __future__ import annotations
