@@ -76,6 +76,9 @@ def test_a_perfect_record_gets_a_finite_rating():
     fitted = ratings(_games(rows), bootstrap=50).set_index("agent")
     assert 0 < fitted.loc["x", "rating"] < 1000  # 20 wins, 1 virtual draw: 400 log10(21) / 2 each side
     assert fitted.loc["x", "rating"] == pytest.approx(200 * math.log10(21), abs=0.2)
+    # No rating is too high for x or too low for y: the intervals are open on that side.
+    assert fitted.loc["x", "ci_high"] == math.inf and fitted.loc["y", "ci_low"] == -math.inf
+    assert fitted.loc["x", "ci_low"] <= fitted.loc["x", "rating"] and math.isfinite(fitted.loc["y", "ci_high"])
 
 
 def test_bootstrap_is_seeded():

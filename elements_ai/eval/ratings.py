@@ -261,8 +261,11 @@ def ratings(
     interval over ``bootstrap`` resamples), ``games``, ``score`` (mean score against
     the other agents: win 1, draw 1/2), ``wins``, ``draws``, ``losses`` (one per
     opponent's seat in each game), ``mean_return``; with ``alpharank=True`` also the
-    agent's alpha-Rank mass. In a one-player game ``rating`` is the mean return and
-    the interval is that of the mean; the other columns describe the distribution.
+    agent's alpha-Rank mass. An agent that lost every game it played has
+    ``ci_low = -inf`` (won every game: ``ci_high = inf``): no rating is too low
+    (high) for it, and its ``rating`` is set by the prior. In a one-player game
+    ``rating`` is the mean return and the interval is that of the mean; the other
+    columns describe the distribution.
     """
     _check_options(bootstrap, confidence, prior_games)
     g = _parse(games)
@@ -294,6 +297,10 @@ def ratings(
         "losses": [int(np.sum((agent == a) & (outcome == 0.0))) for a in range(k)],
         "mean_return": np.round(mean_return, 4),
     })
+    # A perfect record has no finite maximum-likelihood rating: the point is the
+    # prior's, and the interval is open on that side (every resample is as perfect).
+    table.loc[table["score"] == 0.0, "ci_low"] = -np.inf
+    table.loc[table["score"] == 1.0, "ci_high"] = np.inf
     if alpharank:
         table = table.merge(alpha_rank(games), on="agent")
     return table.sort_values(["rating", "agent"], ascending=[False, True], kind="stable").reset_index(drop=True)
