@@ -34,8 +34,9 @@ FULL_RUN_GAMES = {"elementos": 50}
 
 
 def markdown(table: pd.DataFrame, sims: list[int]) -> str:
-    lines = ["| game | " + " | ".join(f"{k.upper().replace('IS', 'IS-')} at " + " / ".join(f"{s:,}" for s in sims)
-                                       for k in KINDS) + " |", "|---|" + "---|" * len(KINDS)]
+    at = " / ".join(f"{s:,}" for s in sims)
+    names = [f"{kind.upper().replace('IS', 'IS-')} at {at}" for kind in KINDS]
+    lines = ["| game | games a point | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(KINDS)]
     for game, rows in table.groupby("game", sort=False):
         cells = []
         for kind in KINDS:
@@ -44,7 +45,8 @@ def markdown(table: pd.DataFrame, sims: list[int]) -> str:
                 hit = rows[(rows["search"] == kind) & (rows["sims"] == s)]
                 values.append("—" if hit.empty else f"{hit.score.iloc[0]:.2f}")
             cells.append(" / ".join(values))
-        lines.append(f"| `{game}` | " + " | ".join(cells) + " |")
+        lines.append(f"| `{game}` | {int(rows['games'].max())} | " + " | ".join(cells) + " |")
+    lines.append(f"\n— : the opponent, `{table['opponent'].iloc[0]}`, itself (1/2 by symmetry, not played).")
     return "\n".join(lines) + "\n"
 
 
@@ -65,8 +67,8 @@ def plot(table: pd.DataFrame, path, title: str) -> None:
         axes.set_ylim(0, 1.05)
         axes.set_xlabel("simulations per move")
         axes.set_ylabel("score")
-        axes.set_title(game, fontsize=10)
-        axes.legend(fontsize=8)
+        axes.set_title(f"{game} ({int(table.loc[table['game'] == game, 'games'].max())} games a point)", fontsize=10)
+        axes.legend(fontsize=8, loc="lower right")
     figure.suptitle(title, fontsize=11)
     FigureCanvasAgg(figure)
     figure.savefig(path, dpi=100, metadata={"Software": None})
