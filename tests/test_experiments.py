@@ -32,6 +32,7 @@ def _check_intervals(table: pd.DataFrame) -> None:
     assert table["score"].between(0, 1).all()
 
 
+@pytest.mark.slow
 def test_strength_quick(tmp_path):
     result = _run("strength.py", tmp_path)
     table = pd.read_csv(tmp_path / "strength.csv")
@@ -49,6 +50,7 @@ def test_strength_quick(tmp_path):
     assert f"results in {tmp_path}" in result.stdout
 
 
+@pytest.mark.slow
 def test_scaling_quick(tmp_path):
     _run("scaling.py", tmp_path)
     table = pd.read_csv(tmp_path / "scaling.csv")

@@ -426,6 +426,7 @@ def test_ray_and_local_backends_agree(tmp_path):
 
 # --- the notebook ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_tournament_notebook_runs():
     nbformat = pytest.importorskip("nbformat", reason="part of the test extra")
     nbclient = pytest.importorskip("nbclient", reason="part of the test extra")
