@@ -22,11 +22,9 @@ between figures of this run. Prints a table and writes CSV (``benchmarks/results
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -35,6 +33,8 @@ import pyspiel
 from open_spiel.python import games as _python_games  # noqa: F401  (registers python_kuhn_poker)
 
 import elements_ai
+from elements_ai.tables import write_csv
+from elements_ai.testing import random_states
 
 TARGETS = {  # figure -> (reference figure, minimum ratio)
     "vector B=4096": ("openspiel", 100.0),
@@ -90,29 +90,8 @@ def playout_loop(name: str, games: int, seed: int = 0):
     return int(lengths.sum()), time.perf_counter() - start
 
 
-def sample_states(name: str, count: int, seed: int = 0):
-    """``count`` states at decision nodes reached by random play (OpenSpiel face)."""
-    game = elements_ai.load_game(name)
-    rnd = random.Random(seed)
-    states = []
-    while len(states) < count:
-        state = game.new_initial_state()
-        stop = rnd.randrange(1, 40)
-        while not state.is_terminal() and len(states) < count:
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            else:
-                stop -= 1
-                if stop == 0:
-                    states.append(state.clone())
-                    stop = rnd.randrange(1, 40)
-                state.apply_action(rnd.choice(state.legal_actions()))
-    return states
-
-
 def encode_rates(name: str, repeats: int, per_state: int, batch: int = 4096):
-    states = sample_states(name, per_state)
+    states = random_states(elements_ai.load_game(name), per_state, seed=0)
     for state in states[:2]:
         state.observation_tensor(state.current_player())
 
@@ -181,14 +160,6 @@ def with_ratios(table: pd.DataFrame) -> pd.DataFrame:
             verdict = "met" if ratio >= minimum else "MISSED"
             table.loc[index, "target"] = f"{ratio:,.1f}x {reference} (>= {minimum:g}x: {verdict})"
     return table
-
-
-def write_csv(table: pd.DataFrame, path: Path) -> None:
-    """Writes atomically: a reader never sees a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
-        table.to_csv(handle, index=False)
-    os.replace(handle.name, path)
 
 
 def main(argv: list[str] | None = None) -> int:

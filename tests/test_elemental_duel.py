@@ -8,7 +8,7 @@ import pytest
 
 import elements_ai
 from elements_ai.games.elemental_duel import KERNEL, rules
-from elements_ai.testing import check_conformance, check_faces_agree, play_by_strings
+from elements_ai.testing import play_by_strings, random_states
 
 
 def start(first=0, **params):
@@ -317,19 +317,14 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged():
 # --- OpenSpiel conformance and agreement of the faces ----------------------------------
 
 @pytest.mark.parametrize("n", [12, 1, 3, 7])
-def test_conformance(n):
+def test_sizes_follow_the_number_of_territories(n):
     game = elements_ai.load_game("elemental_duel", num_territories=n)
     assert game.max_game_length() == 4 * n
     assert game.information_state_tensor_size() == 131 + 2 + 65 * n
     assert len(game.new_initial_state().array) * 2 <= 256
-    check_conformance(game)
 
 
-def test_faces_agree():
-    total = check_faces_agree("elemental_duel", num_games=700, seed=1)
-    for n, games in ((1, 400), (2, 400), (4, 300), (8, 200)):
-        total += check_faces_agree("elemental_duel", num_games=games, seed=n, num_territories=n)
-    assert total == 2000
+# OpenSpiel conformance and the faces' agreement run for every variant in test_games.py.
 
 
 # --- hidden information --------------------------------------------------------------------
@@ -400,22 +395,6 @@ def test_own_face_down_card_is_in_the_observation():
 
 # --- resample ------------------------------------------------------------------------------
 
-def random_states(game, count, seed):
-    """States met in random games (player nodes only)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=probs)))
-            else:
-                out.append(state.clone())
-                state.apply_action(int(rng.choice(state.legal_actions())))
-    return out[:count]
-
-
 def resampled(game, state, player, seed):
     out = np.zeros_like(state.array)
     KERNEL.resample(game.cfg, state.array, player, np.array([seed], np.uint64), out)
@@ -425,7 +404,7 @@ def resampled(game, state, player, seed):
 def test_resample_keeps_the_information_state():
     game = elements_ai.load_game("elemental_duel")
     changed = 0
-    for i, state in enumerate(random_states(game, 300, seed=5)):
+    for i, state in enumerate(random_states(game, 300, seed=5, keep=1.0)):
         for player in (0, 1):
             other = resampled(game, state, player, seed=i)
             assert view(other, player) == view(state, player)
@@ -470,7 +449,7 @@ def heuristic_action(state, seed=0):
 def test_heuristic_plays_legal_actions():
     for n in (12, 2):
         game = elements_ai.load_game("elemental_duel", num_territories=n)
-        for i, state in enumerate(random_states(game, 400, seed=n)):
+        for i, state in enumerate(random_states(game, 400, seed=n, keep=1.0)):
             assert heuristic_action(state, i) in state.legal_actions()
 
 

@@ -9,7 +9,7 @@ import pytest
 import elements_ai
 from elements_ai.core.rng import seeds_from
 from elements_ai.games.elementos import rules as R
-from elements_ai.testing import check_conformance, check_faces_agree, play_by_strings
+from elements_ai.testing import play_by_strings, random_states
 
 # The standard layout of player 0 (a1, b1, c1, a2, ...) as (kind, face up); player 1's
 # block in its own board order (a7, b7, ... on 9 rows) is the same list reversed.
@@ -337,7 +337,10 @@ def test_stuck_detection_in_the_kernel():
     for text, stuck in (("flip b4", True), ("flip a6", False)):
         data = state.array.copy()
         R.apply(cfg, data, action_id(state, text))
-        assert R.has_action(cfg, data, 0) == (not stuck)
+        probe, mask = data.copy(), np.zeros(R.ACTIONS_PER_SQUARE * 18, np.bool_)
+        probe[R.S_PLAYER] = 0  # what player 0 could do, were the game not over
+        R.legal_mask(cfg, probe, mask)
+        assert mask.any() == (not stuck)
         assert (data[R.S_END] == R.END_STUCK) == stuck and (data[R.S_PLAYER] == R.TERMINAL) == stuck
 
 
@@ -385,20 +388,7 @@ def test_game_strings_load():
 
 def _random_states(count, seed, **params):
     """States at player nodes from random play (setup=random)."""
-    rng = np.random.default_rng(seed)
-    states = []
-    game = elements_ai.load_game("elementos", **params)
-    while len(states) < count:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(actions, p=probs)))
-                continue
-            if rng.random() < 0.3:
-                states.append(state.clone())
-            state.apply_action(int(rng.choice(state.legal_actions())))
-    return states[:count]
+    return random_states(elements_ai.load_game("elementos", **params), count, seed)
 
 
 def _turn_hidden(data, squares, owner):
@@ -749,7 +739,8 @@ def test_legal_masks_and_transitions_match_the_reference_on_random_positions(row
         _reference_legal_mask(cfg, state, expected)
         np.testing.assert_array_equal(mask, expected, err_msg=where)
         player = int(state[R.S_PLAYER])
-        assert R.has_action(cfg, state, player) == expected.any(), where
+        any_action = R._any_action(cfg[R.C_SQUARES], state, player, R.flip_barred(cfg, state))
+        assert any_action == expected.any(), where
         barred = _reference_flip_barred(cfg, state)
         assert R.flip_barred(cfg, state) == barred, where
         seen["barred flip"] += barred != 0
@@ -794,28 +785,7 @@ def test_legal_masks_and_transitions_match_the_reference_in_random_games(params)
             checked += 1
 
 
-# --- conformance and agreement of the faces --------------------------------------------
-
-@pytest.mark.parametrize(
-    "params",
-    [{}, {"setup": "standard"}, {"rows": 6, "max_moves": 60}, {"rows": 15, "setup": "standard", "max_moves": 80}],
-)
-def test_openspiel_conformance(params):
-    check_conformance(elements_ai.load_game("elementos", **params))
-
-
-@pytest.mark.parametrize(
-    "num_games, params",
-    [
-        (500, {"max_moves": 6}),
-        (200, {"rows": 15, "max_moves": 4}),
-        (800, {"setup": "standard", "rows": 6, "max_moves": 24}),
-        (500, {"setup": "standard", "max_moves": 16}),
-    ],
-)
-def test_faces_agree(num_games, params):
-    assert check_faces_agree("elementos", num_games=num_games, seed=num_games, **params) == num_games
-
+# OpenSpiel conformance and the faces' agreement run for every variant in test_games.py.
 
 def test_vector_env_games_end_and_no_live_game_lacks_an_action():
     env = elements_ai.make_vec("elementos", num_envs=4096, seed=1, rows=6, max_moves=400)

@@ -7,7 +7,7 @@ import pytest
 
 import elements_ai
 from elements_ai.games.elements import rules as R
-from elements_ai.testing import check_conformance, check_faces_agree, play_by_strings
+from elements_ai.testing import play_by_strings
 
 
 def deal(p0, p1):
@@ -212,31 +212,7 @@ def test_resample_reads_nothing_hidden():
 
 # --- the faces ------------------------------------------------------------------------
 
-@pytest.mark.parametrize(
-    "params",
-    [
-        {},
-        {"single_round": True},
-        {"single_round": True, "deck": "1_2_3_6_6_6", "hand_size": 2},
-        {"target_score": 2, "hand_size": 3},
-    ],
-    ids=["match", "round", "small", "short"],
-)
-def test_openspiel_conformance(params):
-    check_conformance(elements_ai.load_game("elements", **params), num_sims=10)
-
-
-@pytest.mark.parametrize(
-    "params, games",
-    [
-        ({"single_round": True}, 2000),
-        ({}, 200),
-        ({"single_round": True, "deck": "1_2_3_6_6_6", "hand_size": 2}, 500),
-    ],
-    ids=["round", "match", "small"],
-)
-def test_faces_agree_on_random_games(params, games):
-    assert check_faces_agree("elements", num_games=games, seed=11, **params) == games
+# OpenSpiel conformance and the faces' agreement run for every variant in test_games.py.
 
 
 def test_state_array_is_small():

@@ -2,21 +2,27 @@
 
 A game's rules are numba-jitted functions over a flat integer state array. Every
 function takes the instance's configuration array ``cfg`` first, so one compiled
-kernel serves every parameter set of the game (no recompilation per variant).
+kernel serves every parameter set of the game (no recompilation per variant). A
+game's ``rules.py`` defines them, with ``PARAMS`` (its parameters), ``configure``
+(parameters -> ``Config``) and ``VARIANTS`` (named parameter sets the generic checks
+run on); its ``__init__.py`` builds the ``Kernel`` with ``Kernel.from_rules``.
 
-Jitted functions (``state`` is a 1-D array of ``Kernel.state_dtype``). Those that
-rollouts and the vector env run (``init``, ``current_player``, ``legal_mask``,
-``chance_outcomes``, ``apply``, ``returns`` and ``sample_legal``) must not allocate
-arrays: they are compiled there without numba's runtime (``core.generic.NO_RUNTIME``)::
+Jitted functions, whose contracts ``core/rules.py`` states one by one::
 
-    init(cfg, state)                           # writes the initial state
-    current_player(cfg, state) -> int          # player, CHANCE (-1) or TERMINAL (-4)
-    legal_mask(cfg, state, mask)               # mask: bool (num_actions,)
-    chance_outcomes(cfg, state, probs)         # probs: float64 (max_chance_outcomes,)
-    apply(cfg, state, action)                  # a legal action or a possible outcome
-    returns(cfg, state, out)                   # out: float64 (num_players,)
-    encode_observation(cfg, state, player, out)        # out: float32 (obs_size,)
-    encode_information_state(cfg, state, player, out)  # out: float32 (info_size,)
+    init(cfg, state)                                   # hot
+    current_player(cfg, state) -> int                  # hot: player, CHANCE or TERMINAL
+    legal_mask(cfg, state, mask)                       # hot
+    chance_outcomes(cfg, state, probs)                 # hot
+    apply(cfg, state, action)                          # hot
+    returns(cfg, state, out)                           # hot
+    encode_observation(cfg, state, player, out)        # the pieces of Config.obs_pieces
+    encode_information_state(cfg, state, player, out)  # the pieces of Config.info_pieces
+    sample_legal(cfg, state, u) -> action              # optional, hot: large action spaces
+    resample(cfg, state, player, rng, out)             # optional: information-set search
+    heuristic(cfg, state, player, rng) -> action       # optional: the "rules" bot
+
+The hot ones run inside rollouts and the vector env, compiled without numba's runtime
+(``core.generic.NO_RUNTIME``): they must not allocate arrays.
 
 Plain Python functions (strings are for people, not for speed)::
 
@@ -24,35 +30,6 @@ Plain Python functions (strings are for people, not for speed)::
     state_to_string(cfg, state) -> str
     observation_string(cfg, state, player) -> str
     information_state_string(cfg, state, player) -> str
-
-Optional jitted function, for games with many actions::
-
-    sample_legal(cfg, state, u) -> action
-        # with ``n`` legal actions for the player to move, the ``int(u * n)``-th of
-        # them (``0 <= u < 1``) in an order of the kernel's choosing that depends on
-        # the state alone, so a uniform ``u`` draws a uniformly random legal action.
-        # Random playouts, rollouts and the vector face's sampler use it instead
-        # of scanning the legal mask, which costs more than the move itself when
-        # the action space is large and few actions are legal.
-
-Optional jitted function, used by information-set search (IS-MCTS)::
-
-    resample(cfg, state, player, rng, out)
-        # writes into ``out`` a full state that ``player`` cannot tell apart from
-        # ``state`` (same observation and information state for ``player``), with
-        # the hidden parts drawn uniformly among all consistent possibilities (the
-        # chance distribution conditioned on what ``player`` saw; opponents'
-        # strategies are not modelled). ``rng`` is a uint64 array; use stream 0 with
-        # ``elements_ai.core.rng.uniform(rng, 0)``. It must read nothing hidden from
-        # ``player``: two states with the same information state for ``player`` give
-        # the same ``out`` for the same ``rng``.
-
-Optional jitted function, the "rules" baseline bot a beginner would play::
-
-    heuristic(cfg, state, player, rng) -> action
-        # a legal action for ``player`` (the player to move) chosen by simple,
-        # documented rules of thumb (the docstring lists them); random tie-breaks
-        # draw from ``rng`` stream 0. Reads only what ``player`` can see.
 """
 
 from __future__ import annotations
@@ -65,6 +42,7 @@ import numpy as np
 
 from .layout import Piece
 from .params import Param, ParameterError, ParamValue, int_range, one_of, resolve
+from .rules import KERNEL_FUNCTIONS, OPTIONAL_FUNCTIONS
 
 __all__ = ["CHANCE", "TERMINAL", "Config", "Kernel", "Param", "ParameterError", "int_range", "one_of"]
 
@@ -160,11 +138,11 @@ class Kernel:
 
         >>> from elements_ai.games.elements import rules
         >>> kernel = Kernel.from_rules(rules, long_name="Elements (2016)", min_num_players=2, max_num_players=2)
-        >>> kernel.short_name, kernel.heuristic is rules.heuristic, list(kernel.variants)
-        ('elements', True, ['default', 'round', 'small'])
+        >>> kernel.short_name, kernel.heuristic is rules.heuristic, kernel.variants["small"]["hand_size"]
+        ('elements', True, 2)
         """
         functions = {name: getattr(rules, name) for name in _RULES_FUNCTIONS}
-        for name in ("sample_legal", "resample", "heuristic"):
+        for name in OPTIONAL_FUNCTIONS:
             if hasattr(rules, name):
                 functions[name] = getattr(rules, name)
         info.setdefault("short_name", rules.__name__.split(".")[-2])
@@ -185,15 +163,7 @@ class Kernel:
         return resolve(dict(self.params), dict(params or {}), self.short_name)
 
 
-_RULES_FUNCTIONS = (
-    "init",
-    "current_player",
-    "legal_mask",
-    "chance_outcomes",
-    "apply",
-    "returns",
-    "encode_observation",
-    "encode_information_state",
+_RULES_FUNCTIONS = KERNEL_FUNCTIONS + (
     "action_to_string",
     "state_to_string",
     "observation_string",

@@ -132,6 +132,7 @@ PARAMS = {
 VARIANTS = {
     "default": {},
     "short": {"num_territories": 3},
+    "one_duel": {"num_territories": 1},
 }
 
 

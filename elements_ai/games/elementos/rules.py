@@ -60,20 +60,21 @@ from ...core.layout import tensor_layout
 from ...core.rng import sample_index, uniform
 
 FIRE, WOOD, WATER = 0, 1, 2
+NUM_SYMBOLS = 3  # fire, wood, water; also the number of piece kinds
 SYMBOLS = ("fire", "wood", "water")
 KINDS = ("fire/wood", "wood/water", "water/fire")
 COLUMNS = "abc"
+COLS = len(COLUMNS)  # square = (row - 1) * COLS + column
 PIECES_PER_KIND = 3
 PIECES = 9  # per player: 3 of each kind
+START_ROWS = 3  # the rows a player's pieces start on
 
 ACTIONS_PER_SQUARE = 11
 FLIP = 5  # k = 0..4 move a piece, 5 flip, 6..10 move the wand (direction k - 6)
 WAND = 6
-# The five directions (column step, row step towards the opponent):
-# 0 forward, 1 diagonally forward towards a, 2 diagonally forward towards c,
-# 3 sideways towards a, 4 sideways towards c.
-DIR_COL = np.array([0, -1, 1, -1, 1], np.int64)
-DIR_ROW = np.array([1, 1, 1, 0, 0], np.int64)
+# The five directions (see STEP below): 0 forward, 1 diagonally forward towards a,
+# 2 diagonally forward towards c, 3 sideways towards a, 4 sideways towards c.
+NUM_DIRECTIONS = 5
 DIR_NAMES = ("forward", "diagonally forward towards a", "diagonally forward towards c",
              "sideways towards a", "sideways towards c")
 
@@ -88,13 +89,18 @@ MAX_MOVES_LIMIT = 10000  # S_MOVES is an int16 and the history is stored in the 
 
 C_ROWS, C_SQUARES, C_MAX_MOVES, C_STANDARD, C_HISTORY, C_SIZE = 0, 1, 2, 3, 4, 5
 
-S_PLAYER, S_PLACED, S_PENDING, S_MOVES, S_FLIPS, S_WINNER, S_END = 0, 1, 2, 3, 4, 5, 6
-S_HOME, S_CAPTURED, S_BITS, S_BOARD = 7, 9, 15, 27
 # The boards kept in the state: the squares of player 0's pieces, of player 1's, and
 # of the pieces showing wood and showing water (fire: occupied and neither).
 OCC_0, OCC_1, WOOD_UP, WATER_UP = 0, 1, 2, 3
-WORD_BITS = 15  # 3 x 15 = 45 squares, the largest board; a word stays a positive int16
+NUM_BOARDS = 4
+WORDS, WORD_BITS = 3, 15  # 3 x 15 = 45 squares, the largest board; a word stays a positive int16
 WORD_MASK = (1 << WORD_BITS) - 1
+
+S_PLAYER, S_PLACED, S_PENDING, S_MOVES, S_FLIPS, S_WINNER, S_END = range(7)
+S_HOME = S_END + 1
+S_CAPTURED = S_HOME + 2
+S_BITS = S_CAPTURED + 2 * NUM_SYMBOLS
+S_BOARD = S_BITS + NUM_BOARDS * WORDS
 
 # Standard setup of player 0 on a1, b1, c1, a2, ... as (kind, side): three of each
 # symbol face up. Player 1's is the same turned 180 degrees.
@@ -106,9 +112,6 @@ STANDARD = np.array(
     ],
     np.int64,
 )
-
-COLS = 3  # a square is (row - 1) * COLS + column
-NUM_SYMBOLS = 3  # fire, wood, water; also the number of piece kinds
 
 
 def _squares(params):
@@ -150,6 +153,7 @@ VARIANTS = {
     "default": {},
     "standard": {"setup": "standard", "max_moves": 60},
     "small": {"rows": 6, "max_moves": 40},
+    "long_board": {"rows": 15, "setup": "standard", "max_moves": 80},
 }
 
 
@@ -212,34 +216,24 @@ def cell_public(cell):
 
 @nb.njit(cache=True, inline="always")
 def cell_up(cell):
-    return (((cell >> 2) & 3) + ((cell >> 4) & 1)) % 3
+    return (((cell >> 2) & 3) + ((cell >> 4) & 1)) % NUM_SYMBOLS
 
 
 @nb.njit(cache=True, inline="always")
 def cell_back(cell):
-    return (((cell >> 2) & 3) + 1 - ((cell >> 4) & 1)) % 3
+    return (((cell >> 2) & 3) + 1 - ((cell >> 4) & 1)) % NUM_SYMBOLS
 
 
 @nb.njit(cache=True, inline="always")
 def takes(attacker, target):
     """Does face-up symbol ``attacker`` take face-up symbol ``target``?"""
-    return target == (attacker + 1) % 3
-
-
-@nb.njit(cache=True, inline="always")
-def neighbour(rows, square, direction, player):
-    """The square one step from ``square`` in ``direction`` for ``player``, or -1."""
-    column = square % 3 + DIR_COL[direction]
-    row = square // 3 + (DIR_ROW[direction] if player == 0 else -DIR_ROW[direction])
-    if column < 0 or column > 2 or row < 0 or row >= rows:
-        return -1
-    return row * 3 + column
+    return target == (attacker + 1) % NUM_SYMBOLS
 
 
 @nb.njit(cache=True, inline="always")
 def start_square(cfg, player, j):
     """Square of the j-th piece (board order) of ``player``'s starting block."""
-    return j if player == 0 else 3 * (cfg[C_ROWS] - 3) + j
+    return j if player == 0 else COLS * (cfg[C_ROWS] - START_ROWS) + j
 
 
 # --- rules -----------------------------------------------------------------------
@@ -251,13 +245,13 @@ def init(cfg, state):
     state[S_WINNER] = -1
     rows = cfg[C_ROWS]
     state[S_HOME] = 4  # b2
-    state[S_HOME + 1] = 3 * (rows - 2) + 1  # b(rows - 1)
+    state[S_HOME + 1] = COLS * (rows - 2) + 1  # b(rows - 1)
     if cfg[C_STANDARD] == 1:
         for j in range(PIECES):
             kind, side = STANDARD[j, 0], STANDARD[j, 1]
             set_cell(state, j, make_cell(0, kind, side, 1))
             # Turned 180 degrees: column c -> 2 - c, row r -> rows + 1 - r.
-            mirrored = 3 * (rows - 1 - j // 3) + 2 - j % 3
+            mirrored = COLS * (rows - 1 - j // COLS) + COLS - 1 - j % COLS
             set_cell(state, mirrored, make_cell(1, kind, side, 1))
         state[S_PLACED] = 2 * PIECES
         state[S_PLAYER] = 0
@@ -311,10 +305,21 @@ def _flip_barred(history, state):
 # column range, so sources on column a (towards a) or c (towards c) are masked off.
 # Rows need no mask: a step off either end of the board leaves the shifted board.
 
-STEP = np.array([[3, 2, 4, -1, 1], [-3, -4, -2, -1, 1]], np.int64)
-COLUMN_A = sum(1 << sq for sq in range(0, 45, 3))
+STEP = np.array([[COLS, COLS - 1, COLS + 1, -1, 1], [-COLS, -COLS - 1, -COLS + 1, -1, 1]], np.int64)
+COLUMN_A = sum(1 << sq for sq in range(0, COLS * 15, COLS))
 NOT_COLUMN_A = ~COLUMN_A
-NOT_COLUMN_C = ~(COLUMN_A << 2)
+NOT_COLUMN_C = ~(COLUMN_A << (COLS - 1))
+# The squares a step in each direction may start from (it must not leave the columns).
+STEP_FROM = np.array([~0, NOT_COLUMN_A, NOT_COLUMN_C, NOT_COLUMN_A, NOT_COLUMN_C], np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def neighbour(rows, square, direction, player):
+    """The square one step from ``square`` in ``direction`` for ``player``, or -1."""
+    target = square + STEP[player, direction]
+    if (STEP_FROM[direction] >> square) & 1 == 0 or target < 0 or target >= COLS * rows:
+        target = -1
+    return target
 
 
 @nb.njit(cache=True, inline="always")
@@ -337,13 +342,13 @@ def lowest_square(board):
 @nb.njit(cache=True, inline="always")
 def read_board(state, board):
     """The bitboard ``board`` (OCC_0, OCC_1, WOOD_UP or WATER_UP) of ``state``."""
-    at = S_BITS + 3 * board
+    at = S_BITS + WORDS * board
     return np.int64(state[at]) | (np.int64(state[at + 1]) << WORD_BITS) | (np.int64(state[at + 2]) << 2 * WORD_BITS)
 
 
 @nb.njit(cache=True, inline="always")
 def _toggle_board(state, board, squares):
-    at = S_BITS + 3 * board
+    at = S_BITS + WORDS * board
     state[at] ^= squares & WORD_MASK
     state[at + 1] ^= (squares >> WORD_BITS) & WORD_MASK
     state[at + 2] ^= (squares >> 2 * WORD_BITS) & WORD_MASK
@@ -380,7 +385,7 @@ def set_cell(state, square, cell):
 @nb.njit(cache=True)
 def rebuild_boards(cfg, state):
     """Recomputes the boards from the cells (for positions written cell by cell)."""
-    for at in range(S_BITS, S_BITS + 12):
+    for at in range(S_BITS, S_BOARD):
         state[at] = 0
     for square in range(cfg[C_SQUARES]):
         cell = state[S_BOARD + square]
@@ -460,7 +465,7 @@ def legal_mask(cfg, state, mask):
         left &= left - 1
     base = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND
     wand &= live
-    for direction in range(5):
+    for direction in range(NUM_DIRECTIONS):
         mask[base + direction] = (wand >> direction) & 1
 
 
@@ -507,22 +512,6 @@ def sample_legal(cfg, state, u):
     return action
 
 
-@nb.njit(cache=True)
-def has_action(cfg, state, player):
-    """Does ``player``, to move next in ``state``, have a legal action?"""
-    return _has_action(cfg[C_SQUARES], cfg[C_HISTORY], state, player)
-
-
-@nb.njit(cache=True, inline="always")
-def _has_action(squares, history, state, player):
-    if state[S_FLIPS] == 0:
-        return True  # nothing bars a flip, and the home piece is always there
-    barred = _flip_barred(history, state)
-    if (barred >> state[S_HOME + player]) & 1 == 0:
-        return True  # the home piece may flip
-    return _any_action(squares, state, player, barred)
-
-
 @nb.njit(cache=True, inline="always")
 def _any_action(squares, state, player, barred):
     forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(squares, state, player, barred)
@@ -536,7 +525,7 @@ def chance_outcomes(cfg, state, probs):
     pending = state[S_PENDING]
     if state[S_PLAYER] == CHANCE and pending >= 0:
         probs[FACE_OUTCOME + pending] = 0.5
-        probs[FACE_OUTCOME + (pending + 1) % 3] = 0.5
+        probs[FACE_OUTCOME + (pending + 1) % NUM_SYMBOLS] = 0.5
     elif state[S_PLAYER] == CHANCE:
         placed = state[S_PLACED]
         player = placed // PIECES
@@ -566,7 +555,7 @@ def apply(cfg, state, action):
             placed = state[S_PLACED]
             owner = placed // PIECES
             side = 0 if action - FACE_OUTCOME == kind else 1
-            square = placed - owner * PIECES + (0 if owner == 0 else 3 * (rows - 3))  # start_square
+            square = placed - owner * PIECES + (0 if owner == 0 else COLS * (rows - START_ROWS))  # start_square
             set_cell(state, square, make_cell(owner, kind, side, 0))
             state[S_PENDING] = -1
             state[S_PLACED] = placed + 1
@@ -580,7 +569,7 @@ def apply(cfg, state, action):
         if k < FLIP:
             occupant = state[S_BOARD + target]
             if occupant != 0:
-                state[S_CAPTURED + 3 * cell_owner(occupant) + cell_kind(occupant)] += 1
+                state[S_CAPTURED + NUM_SYMBOLS * cell_owner(occupant) + cell_kind(occupant)] += 1
                 entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
             set_cell(state, target, state[S_BOARD + square])
             set_cell(state, square, 0)
@@ -597,7 +586,7 @@ def apply(cfg, state, action):
         state[S_MOVES] = moves + 1
         # The end checks, in the order of ruling 12.
         winner, why = -1, END_NONE
-        if wand_moved and target // 3 == (rows - 1 if player == 0 else 0):
+        if wand_moved and target // COLS == (rows - 1 if player == 0 else 0):
             winner, why = player, END_WAND
         elif moves + 1 >= max_moves:
             why = END_CAP
@@ -667,8 +656,8 @@ def resample(cfg, state, player, rng, out):
             own_left[cell_kind(state[S_BOARD + start_square(cfg, player, j)])] -= 1.0
         out[S_PENDING] = sample_index(own_left, 3, uniform(rng, 0))
     left = np.empty(3, np.int64)
-    for k in range(3):
-        left[k] = PIECES_PER_KIND - state[S_CAPTURED + 3 * other + k]
+    for k in range(NUM_SYMBOLS):
+        left[k] = PIECES_PER_KIND - state[S_CAPTURED + NUM_SYMBOLS * other + k]
     hidden = np.zeros(3, np.int64)
     for square in range(squares):
         cell = state[S_BOARD + square]
@@ -693,7 +682,7 @@ def resample(cfg, state, player, rng, out):
                     if pend_choices == 3:
                         counts[q] += 1
                     denominator = 1
-                    for k in range(3):
+                    for k in range(NUM_SYMBOLS):
                         slack = left[k] - counts[k]
                         if slack < 0:
                             denominator = 0
@@ -726,7 +715,7 @@ def resample(cfg, state, player, rng, out):
             need[up] -= 1
             out[S_BOARD + square] = make_cell(other, up, 0, 0)
         else:
-            out[S_BOARD + square] = make_cell(other, (up + 2) % 3, 1, 0)
+            out[S_BOARD + square] = make_cell(other, (up + 2) % NUM_SYMBOLS, 1, 0)
 
 
 # --- rule-of-thumb play ------------------------------------------------------------
@@ -745,7 +734,7 @@ def _attacked(cfg, state, player, target, symbol):
             continue
         if not takes(cell_up(cell), symbol):
             continue
-        for direction in range(5):
+        for direction in range(NUM_DIRECTIONS):
             if neighbour(rows, square, direction, other) == target:
                 return True
     return False
@@ -797,7 +786,7 @@ def heuristic(cfg, state, player, rng):
         direction = k if k < FLIP else k - WAND
         target = neighbour(rows, square, direction, player)
         if (square == home and k == 0) or k >= WAND:
-            if target // 3 == far_row:
+            if target // COLS == far_row:
                 wins[nw] = action
                 nw += 1
             elif direction <= 2:
@@ -889,7 +878,7 @@ CHANCE_NAMES = tuple(f"place {kind}" for kind in KINDS) + tuple(f"{s} up" for s 
 
 
 def square_name(square: int) -> str:
-    return f"{COLUMNS[square % 3]}{square // 3 + 1}"
+    return f"{COLUMNS[square % COLS]}{square // COLS + 1}"
 
 
 def _action_text(rows: int, player: int, action: int, capture: bool) -> str:
@@ -950,7 +939,7 @@ def _board(cfg, state, viewer: int | None) -> list[str]:
     header = "     " + "".join(c.ljust(width) for c in COLUMNS).rstrip()
     lines = [header]
     for row in range(rows - 1, -1, -1):
-        cells = "".join(_cell_text(state, 3 * row + c, viewer).ljust(width) for c in range(3))
+        cells = "".join(_cell_text(state, COLS * row + c, viewer).ljust(width) for c in range(COLS))
         lines.append(f"{row + 1:>3}  {cells}".rstrip())
     lines.append(header)
     return lines
@@ -972,7 +961,7 @@ def _public(cfg, state) -> list[str]:
         to_move = f"to move: p{player}"
     captured = []
     for p in (0, 1):
-        lost = [KINDS[k] for k in range(3) for _ in range(int(state[S_CAPTURED + 3 * p + k]))]
+        lost = [KINDS[k] for k in range(NUM_SYMBOLS) for _ in range(int(state[S_CAPTURED + NUM_SYMBOLS * p + k]))]
         captured.append(f"p{p} lost [{', '.join(lost)}]" if lost else f"p{p} lost none")
     barred = int(flip_barred(cfg, state)) if player >= 0 and state[S_FLIPS] > 0 else 0
     own = [

@@ -128,6 +128,7 @@ VARIANTS = {
     "default": {},
     "round": {"single_round": True},
     "small": {"single_round": True, "deck": "1_2_3_6_6_6", "hand_size": 2},
+    "short_match": {"target_score": 2, "hand_size": 3},
 }
 
 
