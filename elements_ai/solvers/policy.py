@@ -104,6 +104,22 @@ class PolicyTable(openspiel_policy.Policy):
             tree.game, tree.keys, tree.infoset_player, tree.infoset_first, tree.sequence_action, probs, info
         )
 
+    @classmethod
+    def from_openspiel(cls, policy, game_or_tree, info: Mapping[str, Any] | None = None) -> PolicyTable:
+        """Any OpenSpiel policy (``TabularPolicy`` included) as a ``PolicyTable`` on the
+        game's tree (built unless a ``Tree`` is given), e.g. to save it or play it.
+
+        >>> import pyspiel
+        >>> from open_spiel.python.policy import TabularPolicy
+        >>> table = PolicyTable.from_openspiel(TabularPolicy(pyspiel.load_game("kuhn_poker")),
+        ...                                    pyspiel.load_game("kuhn_poker"))
+        >>> table.num_infosets, table.action_probabilities(pyspiel.load_game("kuhn_poker")
+        ...     .new_initial_state().child(0).child(1))
+        (12, {0: 0.5, 1: 0.5})
+        """
+        tree = game_or_tree if isinstance(game_or_tree, Tree) else build_tree(game_or_tree)
+        return cls.from_tree(tree, policy_probs(tree, policy), info)
+
     # --- lookups ------------------------------------------------------------------
 
     @property
