@@ -13,6 +13,7 @@ from . import GAMES, get_kernel, load_game
 from .core.params import ParameterError, parse_pairs
 
 EXAMPLES = """examples:
+  elements-ai tournament                              rate random, rules, MCTS and IS-MCTS on elements
   elements-ai games                                   the games, their parameters and allowed values
   elements-ai demo elements                           a game between two random players
   elements-ai demo elements --seed 3 -p single_round=true

@@ -126,7 +126,6 @@ def test_bad_input_is_named():
 
 
 def test_alpha_rank_finds_the_dominant_agent_and_the_cycle():
-    pytest.importorskip("networkx", reason="OpenSpiel's alpharank module imports networkx")
     transitive = synthetic_games({"a": 0.0, "b": 200.0, "c": 400.0}, games=200, seed=0)
     masses = alpha_rank(transitive).set_index("agent")["alpharank"]
     assert masses.idxmax() == "c" and masses["c"] > 0.9
@@ -139,7 +138,6 @@ def test_alpha_rank_finds_the_dominant_agent_and_the_cycle():
 
 
 def test_alpha_rank_needs_a_round_robin():
-    pytest.importorskip("networkx", reason="OpenSpiel's alpharank module imports networkx")
     gauntlet = _games([("a|b", "1.0 -1.0"), ("a|c", "1.0 -1.0")])
     with pytest.raises(ParameterError, match="every pair"):
         alpha_rank(gauntlet)

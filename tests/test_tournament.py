@@ -428,8 +428,9 @@ def test_ray_and_local_backends_agree(tmp_path):
 
 @pytest.mark.slow
 def test_tournament_notebook_runs():
-    nbformat = pytest.importorskip("nbformat", reason="part of the test extra")
-    nbclient = pytest.importorskip("nbclient", reason="part of the test extra")
+    import nbclient
+    import nbformat
+
     notebook = nbformat.read(ROOT / "notebooks" / "tournament.ipynb", as_version=4)
     nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
