@@ -27,24 +27,18 @@ from ..core.spiel import KernelGame
 from .search import NO_LIMIT, TreeSearch
 
 
-def _check_game(game, player: int) -> None:
-    if not isinstance(game, KernelGame):
-        raise TypeError(f"these bots play elements_ai games (elements_ai.load_game), got {game!r}")
-    players = game.num_players()
-    if not isinstance(player, (int, np.integer)) or not 0 <= player < players:
-        raise ValueError(f"{game.kernel.short_name}: player {player!r} is out of range 0..{players - 1}")
-
-
-class KernelBot(pyspiel.Bot):
-    """Base of the bots: one seat of one elements_ai game, seeded.
+class SeatBot(pyspiel.Bot):
+    """Base of the bots: one seat of one pyspiel game, seeded.
 
     Subclasses implement ``_policy_and_action(state)``. The bot keeps no per-game
     memory, so ``restart_at`` and ``inform_action`` have nothing to do.
     """
 
-    def __init__(self, game: KernelGame, player: int, seed: int = 0):
+    def __init__(self, game: pyspiel.Game, player: int, seed: int = 0):
         pyspiel.Bot.__init__(self)
-        _check_game(game, player)
+        players = game.num_players()
+        if not isinstance(player, (int, np.integer)) or not 0 <= player < players:
+            raise ValueError(f"{game.get_type().short_name}: player {player!r} is out of range 0..{players - 1}")
         self.game = game
         self.player = int(player)
         self.seed = int(seed)
@@ -86,6 +80,15 @@ class KernelBot(pyspiel.Bot):
 
     def step(self, state) -> int:
         return self.step_with_policy(state)[1]
+
+
+class KernelBot(SeatBot):
+    """A bot that plays through an elements_ai game's kernel (``elements_ai.load_game``)."""
+
+    def __init__(self, game: KernelGame, player: int, seed: int = 0):
+        if not isinstance(game, KernelGame):
+            raise TypeError(f"these bots play elements_ai games (elements_ai.load_game), got {game!r}")
+        super().__init__(game, player, seed)
 
 
 class RandomBot(KernelBot):

@@ -28,8 +28,9 @@ import numpy as np
 import pyspiel
 from tqdm.auto import tqdm
 
+from ..agents.bots import SeatBot
 from ..core.params import ParameterError
-from ..core.rng import seeds_from, uniform
+from ..core.rng import uniform
 from .policy import PolicyMismatch, PolicyTable, load_policy
 from .tree import Tree
 
@@ -39,7 +40,7 @@ __all__ = ["EXACT_BOTS", "PolicyBot", "bot_policy"]
 EXACT_BOTS = ("random", "cfr", "mccfr")
 
 
-class PolicyBot(pyspiel.Bot):
+class PolicyBot(SeatBot):
     """Plays a solved policy (a file written by ``elements-ai solve``, or a ``PolicyTable``).
 
     Each move is drawn from the policy at the information set of the state, with
@@ -49,10 +50,7 @@ class PolicyBot(pyspiel.Bot):
     """
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int = 0, *, policy: str | PolicyTable = ""):
-        pyspiel.Bot.__init__(self)
-        players = game.num_players()
-        if not isinstance(player, (int, np.integer)) or not 0 <= player < players:
-            raise ValueError(f"{game}: player {player!r} is out of range 0..{players - 1}")
+        super().__init__(game, player, seed)
         if isinstance(policy, PolicyTable):
             if str(policy.game) != str(game):
                 raise PolicyMismatch(f"the policy is for {policy.game}, not for {game}")
@@ -63,27 +61,10 @@ class PolicyBot(pyspiel.Bot):
             if not os.path.exists(policy):
                 raise ParameterError(f"policy file {policy!r} does not exist")
             self.table = load_policy(policy, game)
-        self.game = game
-        self.player = int(player)
-        self.seed = int(seed)
         self.unseen = 0
-        self._rng = seeds_from(self.seed, 1)
-
-    def __repr__(self) -> str:
-        return f"PolicyBot({self.game}, player={self.player}, seed={self.seed})"
-
-    def restart_at(self, state) -> None:
-        pass
-
-    def inform_action(self, state, player_id, action) -> None:
-        pass
-
-    def provides_policy(self) -> bool:
-        return True
 
     def _policy(self, state) -> tuple[list[int], np.ndarray]:
-        if state.current_player() != self.player:
-            raise ValueError(f"{self!r} was asked to move where player {state.current_player()} is to move")
+        self._check_state(state)
         row = self.table.row_of_state(state)
         if row < 0:
             self.unseen += 1
@@ -93,17 +74,15 @@ class PolicyBot(pyspiel.Bot):
         return actions.tolist(), probs
 
     def get_policy(self, state) -> list[tuple[int, float]]:
+        # The distribution alone: no draw from the bot's stream.
         actions, probs = self._policy(state)
         return list(zip(actions, probs.tolist()))
 
-    def step_with_policy(self, state) -> tuple[list[tuple[int, float]], int]:
+    def _policy_and_action(self, state) -> tuple[list[tuple[int, float]], int]:
         actions, probs = self._policy(state)
         u = uniform(self._rng, 0) * probs.sum()
         index = min(int(np.searchsorted(np.cumsum(probs), u, side="right")), len(actions) - 1)
         return list(zip(actions, probs.tolist())), int(actions[index])
-
-    def step(self, state) -> int:
-        return self.step_with_policy(state)[1]
 
 
 def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress: bool = False) -> np.ndarray:
