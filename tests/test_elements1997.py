@@ -12,7 +12,7 @@ from scipy import stats
 import elements_ai
 from elements_ai.agents import make_bot, play_game
 from elements_ai.games.elements1997 import rules as R
-from elements_ai.testing import play_by_strings, random_action, random_states
+from elements_ai.testing import check_conformance, check_faces_agree, play_by_strings, random_action, random_states
 
 ORDER = ("red", "yellow", "green", "blue", "white")  # the element row from the box
 
@@ -612,6 +612,23 @@ def test_every_bot_plays_every_player_count_to_the_end(players, spec):
     assert len(returns) == players and sum(returns) == 0.0 and len(actions) > 100
 
 
+# --- full-length games through the generic checks --------------------------------------------
+# The declared variants shorten the four- and five-player games (ruling 18) to keep
+# tests/test_games.py fast; the full games get the same checks here, on fewer games.
+
+def test_full_five_player_game_passes_openspiel_conformance():
+    check_conformance(elements_ai.load_game("elements1997", players=5), num_sims=2)
+
+
+@pytest.mark.parametrize("params, games", [({"players": 5}, 30), ({"players": 4, "empty_slots": "aside"}, 60)])
+def test_full_length_games_agree_on_both_faces(params, games):
+    assert check_faces_agree("elements1997", num_games=games, seed=3, **params) == games
+
+
+def test_full_four_player_aside_game_passes_openspiel_conformance():
+    check_conformance(elements_ai.load_game("elements1997", players=4, empty_slots="aside"), num_sims=3)
+
+
 # --- bad input -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(
@@ -622,6 +639,8 @@ def test_every_bot_plays_every_player_count_to_the_end(players, spec):
         ({"empty_slots": "discard"}, "empty_slots='discard' is out of range; it must be one of 'fill', 'aside'"),
         ({"players": "three"}, "players must be of type int"),
         ({"colours": 4}, "unknown parameter 'colours'"),
+        ({"rounds": 4}, "rounds=4 is out of range for 3 players; it must be from 1 to 3, or 0 for one round per"),
+        ({"rounds": -1}, "rounds=-1 is out of range; it must be an integer from 0 to 5"),
     ],
 )
 def test_bad_parameters_name_the_problem(params, message):
@@ -657,6 +676,18 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged():
         state.action_to_string(-1, 60)
     with pytest.raises(ValueError, match="out of range"):
         state.action_to_string(0, 62)
+
+
+def test_rounds_shortens_the_game():
+    game = elements_ai.load_game("elements1997", players=4, rounds=1)
+    state = new_game([cards(colour, *range(11)) for colour in ORDER[:4]], rounds=1)
+    assert "round 1 of 1" in str(state) and game.max_game_length() < 100
+    moves(state, *[(p, m) for p in range(4) for m in (f"bid {ORDER[p]} {p + 1}", f"slot {p + 1}")])
+    play_by_strings(state, "deal white 9")
+    while not state.is_terminal():
+        moves(state, (state.current_player(), "pass"))  # nobody enters: no points, no phase 3
+    assert state.returns() == [0.0] * 4
+    assert state.get_game().new_initial_state().array.size == R.S_LOG + R.NUM_CARDS
 
 
 def test_state_array_is_small():

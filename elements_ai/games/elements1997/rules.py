@@ -9,9 +9,10 @@ sorted).
 
 Configuration ``cfg`` (int64), built by ``configure``::
 
-    C_PLAYERS     number of players n (3..5); one round per player
+    C_PLAYERS     number of players n (3..5)
     C_ASIDE       1: empty element slots are set aside (``empty_slots=aside``),
                   0: they are filled from the draw pile
+    C_ROUNDS      rounds played (n: one per player, the full game)
     OBS.<piece>, INFO.<piece>   the piece's offset in the tensors (``core.layout``)
 
 State (int16)::
@@ -44,7 +45,7 @@ State (int16)::
     S_ORDER + 5r + i  colour at position i when round r started; -1 before
     S_RESULT + 5r + i fate of the point card at position i of round r (positions
                       after the sort): RES_* or the winner's seat
-    S_LOG + 55r + c   what happened to card c in round r, packed (LOG_* below):
+    S_LOG + 55r + c   (r < C_ROUNDS) what happened to card c in round r, packed (LOG_* below):
                       who held it when the round's cards were dealt, how it was
                       bid, filled or played, and whether it was discarded
 
@@ -136,8 +137,8 @@ RETURN_QUANTUM = 2.0**-44
 
 # --- configuration and state layout --------------------------------------------------
 
-C_PLAYERS, C_ASIDE = 0, 1
-C_SIZE = C_ASIDE + 1
+C_PLAYERS, C_ASIDE, C_ROUNDS = 0, 1, 2
+C_SIZE = C_ROUNDS + 1
 
 S_PLAYER, S_PHASE, S_FIRST, S_ROUND, S_PLACED_ELEMENTS, S_DEAL_FROM, S_PILE = range(7)
 S_BIDS, S_PENDING, S_CONTEST, S_CONTEST_POS, S_STARTER, S_DOUBLE, S_DISCARDER = range(7, 14)
@@ -153,15 +154,24 @@ S_SLOT_OWNER = S_SLOT_CARD + NUM_SLOTS
 S_WHERE = S_SLOT_OWNER + NUM_SLOTS
 S_ORDER = S_WHERE + NUM_CARDS
 S_RESULT = S_ORDER + MAX_ROUNDS * NUM_SLOTS
-S_LOG = S_RESULT + MAX_ROUNDS * NUM_SLOTS  # n rounds of NUM_CARDS entries follow
+S_LOG = S_RESULT + MAX_ROUNDS * NUM_SLOTS  # C_ROUNDS rounds of NUM_CARDS entries follow
+
+
+def rounds_of(params) -> int:
+    """Rounds played: ``rounds``, or one per player when it is 0 (the full game)."""
+    return params["rounds"] or params["players"]
 
 
 def _players(params):
     return params["players"]
 
 
+def _rounds(params):
+    return rounds_of(params)
+
+
 def _rounds_by_cards(params):
-    return (params["players"], NUM_CARDS)
+    return (rounds_of(params), NUM_CARDS)
 
 
 # Tensor pieces. Per-player pieces are ordered from the observer (observer, next
@@ -173,7 +183,7 @@ OBS = tensor_layout(
     observer=_players,
     to_move=_players,
     phase=len(PLAYER_PHASES),
-    round=_players,
+    round=_rounds,
     round_first=_players,
     hand=NUM_CARDS,
     hand_sizes=_players,
@@ -184,19 +194,19 @@ OBS = tensor_layout(
     row_card=(NUM_SLOTS, NUM_CARDS),
     pending=NUM_CARDS,
     results=lambda p: (NUM_SLOTS, RESULT_KINDS + p["players"]),
-    placed=_rounds_by_cards,
+    placed=lambda p: (p["players"], NUM_CARDS),
     passed=_players,
     double=1,
 )
 INFO = OBS._extend(
     own_holdings=_rounds_by_cards,
     own_discards=_rounds_by_cards,
-    orders=lambda p: (p["players"], NUM_SLOTS, NUM_COLOURS),
-    bid_slots=lambda p: (p["players"], p["players"], NUM_SLOTS),
-    row_history=lambda p: (p["players"], NUM_SLOTS, NUM_CARDS),
-    plays=lambda p: (p["players"], NUM_CARDS, p["players"] + NUM_SLOTS + MAX_PLACED),
-    discards=lambda p: (p["players"], p["players"]),
-    result_history=lambda p: (p["players"], NUM_SLOTS, RESULT_KINDS + p["players"]),
+    orders=lambda p: (rounds_of(p), NUM_SLOTS, NUM_COLOURS),
+    bid_slots=lambda p: (rounds_of(p), p["players"], NUM_SLOTS),
+    row_history=lambda p: (rounds_of(p), NUM_SLOTS, NUM_CARDS),
+    plays=lambda p: (rounds_of(p), NUM_CARDS, p["players"] + NUM_SLOTS + MAX_PLACED),
+    discards=lambda p: (rounds_of(p), p["players"]),
+    result_history=lambda p: (rounds_of(p), NUM_SLOTS, RESULT_KINDS + p["players"]),
 )
 CFG_SIZE = INFO._end
 
@@ -208,13 +218,20 @@ PARAMS = {
         "pile opposite them; 'aside' sets them aside (weakest colours, no point card)",
         one_of("fill", "aside"),
     ),
+    "rounds": Param(
+        0,
+        "rounds played, the first player moving one seat on each round; 0: one round per "
+        "player (the full game); fewer give shorter games for research and tests",
+        int_range(0, MAX_ROUNDS),
+    ),
 }
 
-# Named parameter sets: every generic check runs on each.
+# Named parameter sets: every generic check runs on each. The shortened ones keep
+# those checks fast; tests/test_elements1997.py checks the full-length games too.
 VARIANTS = {
     "default": {},
-    "four_aside": {"players": 4, "empty_slots": "aside"},
-    "five": {"players": 5},
+    "four_aside": {"players": 4, "empty_slots": "aside", "rounds": 2},
+    "five": {"players": 5, "rounds": 1},
 }
 
 
@@ -225,24 +242,31 @@ def max_round_score(players: int, aside: bool) -> int:
 
 def configure(params: dict) -> Config:
     n = params["players"]
+    rounds = rounds_of(params)
+    if rounds > n:
+        raise ValueError(
+            f"elements1997: parameter rounds={rounds} is out of range for {n} players; it must be "
+            f"from 1 to {n}, or 0 for one round per player"
+        )
     aside = params["empty_slots"] == "aside"
     cfg = np.zeros(CFG_SIZE, np.int64)
     cfg[C_PLAYERS] = n
     cfg[C_ASIDE] = int(aside)
-    total = n * max_round_score(n, aside)
+    cfg[C_ROUNDS] = rounds
+    total = rounds * max_round_score(n, aside)
     # A round: bids and slots (2 per player); per player at most 10 cards played
     # (11 dealt, 1 bid) and one pass per contest; in phase 3 (not after the last
     # round) at most 10 discards and a keep.
     contest_actions = HAND_SIZE - 1 + NUM_SLOTS
     phase3_actions = HAND_SIZE
-    max_length = n * n * (2 + contest_actions) + (n - 1) * n * phase3_actions
-    max_chance = 1 + NUM_COLOURS + n * HAND_SIZE + n * (NUM_SLOTS - n) + (n - 1) * n * HAND_SIZE
+    max_length = rounds * n * (2 + contest_actions) + (rounds - 1) * n * phase3_actions
+    max_chance = 1 + NUM_COLOURS + n * HAND_SIZE + rounds * (NUM_SLOTS - n) + (rounds - 1) * n * HAND_SIZE
     return Config(
         cfg=cfg,
         num_players=n,
         num_actions=NUM_ACTIONS,
         max_chance_outcomes=NUM_CARDS,
-        state_size=S_LOG + n * NUM_CARDS,
+        state_size=S_LOG + rounds * NUM_CARDS,
         obs_pieces=OBS._place(cfg, params),
         info_pieces=INFO._place(cfg, params),
         min_utility=-total / n,
@@ -535,7 +559,7 @@ def _end_round(cfg, state):
         if state[S_WHERE + c] == LOC_WON:
             state[S_WHERE + c] = LOC_PILE
             state[S_PILE] += 1
-    if state[S_ROUND] == cfg[C_PLAYERS] - 1:
+    if state[S_ROUND] == cfg[C_ROUNDS] - 1:
         state[S_PHASE] = PH_OVER
         state[S_PLAYER] = TERMINAL
     else:
@@ -1463,7 +1487,7 @@ def encode_information_state(cfg, state, player, out):
     n = cfg[C_PLAYERS]
     current = state[S_ROUND]
     columns = n + NUM_SLOTS + MAX_PLACED
-    for rnd in range(n):
+    for rnd in range(current + 1):
         for i in range(NUM_SLOTS):
             colour = state[S_ORDER + NUM_SLOTS * rnd + i]
             if colour >= 0:
@@ -1572,7 +1596,7 @@ def _header(cfg, state) -> list[str]:
         return ["setup: first player not drawn yet"]
     rnd = int(state[S_ROUND])
     lines = [
-        f"round {rnd + 1} of {n}, first player {_seat(int(round_first(cfg, state)))}, "
+        f"round {rnd + 1} of {int(cfg[C_ROUNDS])}, first player {_seat(int(round_first(cfg, state)))}, "
         f"{PHASE_NAMES[int(state[S_PHASE])]}, to move {_to_move(state)}"
     ]
     placed = int(state[S_PLACED_ELEMENTS])
