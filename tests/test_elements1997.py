@@ -507,6 +507,41 @@ def test_resample_keeps_the_information_state_and_the_legal_actions():
                 assert int((where == R.LOC_PILE).sum()) == int(state.array[R.S_PILE])
 
 
+def kept_cards_stay(out, rounds):
+    """Does every card an opponent kept (not shown, not discarded) stay in its next hand?"""
+    for rnd in range(rounds - 1):
+        now = out[R.S_LOG + R.NUM_CARDS * rnd : R.S_LOG + R.NUM_CARDS * (rnd + 1)].astype(int)
+        after = out[R.S_LOG + R.NUM_CARDS * (rnd + 1) : R.S_LOG + R.NUM_CARDS * (rnd + 2)].astype(int)
+        kept = (now & R.LOG_HOLDER > 0) & (now >> R.EV_SHIFT == 0)  # held, no event, not discarded
+        if not np.array_equal(now[kept] & R.LOG_HOLDER, after[kept] & R.LOG_HOLDER):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_resample_draws_a_consistent_history_when_players_keep_cards(players):
+    # The rules bot keeps most of its cards, so consecutive refills carry cards.
+    game = elements_ai.load_game("elements1997", players=players)
+    rng = np.random.default_rng(players)
+    checked = 0
+    for g in range(2):
+        bots = [make_bot("rules", game, p, seed=10 * g + p) for p in range(players)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(random_action(state, rng))
+                continue
+            if state.array[R.S_ROUND] >= 2 and rng.random() < 0.3:
+                player = state.current_player()
+                out = next(resampled(state, player, 1, seed=checked)).copy()
+                assert kept_cards_stay(out, int(state.array[R.S_ROUND]) + 1)
+                other = game.state_from_array(out)
+                assert other.information_state_string(player) == state.information_state_string(player)
+                checked += 1
+            state.apply_action(bots[state.current_player()].step(state))
+    assert checked > 10
+
+
 def test_resample_reads_nothing_hidden():
     game = elements_ai.load_game("elements1997", players=4)
     for state in random_states(game, 30, seed=6, keep=0.05):
@@ -560,6 +595,11 @@ def test_resample_counts_the_kept_card_across_the_refill():
         log1 = out[R.S_LOG + R.NUM_CARDS : R.S_LOG + 2 * R.NUM_CARDS]
         (held,) = [c for c in range(R.NUM_CARDS) if (log0[c] & R.LOG_HOLDER) == 2 and (log0[c] >> R.EV_SHIFT) == 0]
         assert (log1[held] & R.LOG_HOLDER) == 2  # p1's unshown card of round 1 is its kept one
+        assert kept_cards_stay(out, 2)
+        if not kept:  # the check notices a kept card that left its holder
+            tampered = out.copy()
+            tampered[R.S_LOG + R.NUM_CARDS + held] = (tampered[R.S_LOG + R.NUM_CARDS + held] & ~R.LOG_HOLDER) | 3
+            assert not kept_cards_stay(tampered, 2)
         kept[held] += 1
         for c in np.flatnonzero((log1 & R.LOG_HOLDER) == 2):
             in_hand[int(c)] += 1
