@@ -1194,10 +1194,11 @@ def resample(cfg, state, player, rng, out):
     discards, their face-down bid, any face-down filled card and the draw pile.
     The draw follows the chance process conditioned on what ``player`` saw, with
     the opponents' choices among equally visible actions taken as uniform
-    (strategies are not modelled). It is exact whenever no two consecutive
-    refills both had opponents keep cards; otherwise the kept sets of the earlier
-    refill are drawn without looking at the later one (RULES.md, "Resampling").
-    Reads nothing ``player`` cannot see.
+    (strategies are not modelled): the kept sets refill by refill
+    (``_sample_kept``), then each round's hands given them. It is exact whenever
+    no two consecutive refills both had opponents keep cards, approximate
+    otherwise, and after MAX_RESAMPLE_ATTEMPTS dead ends it draws each round on
+    its own (RULES.md, ruling 19). Reads nothing ``player`` cannot see.
     """
     copy(out, state)
     n = cfg[C_PLAYERS]
