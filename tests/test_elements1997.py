@@ -669,6 +669,21 @@ def test_full_four_player_aside_game_passes_openspiel_conformance():
     check_conformance(elements_ai.load_game("elements1997", players=4, empty_slots="aside"), num_sims=3)
 
 
+def test_sample_legal_draws_every_legal_action_once_from_an_even_grid():
+    for params in ({}, {"players": 5}):
+        env = elements_ai.make_vec("elements1997", 32, seed=5, autoreset=True, **params)
+        checked = 0
+        for _ in range(300):
+            for i in np.flatnonzero(env.current_player >= 0):
+                legal = np.flatnonzero(env.legal_mask[i]).tolist()
+                drawn = [int(R.sample_legal(env.config.cfg, env.states[i], (j + 0.5) / len(legal)))
+                         for j in range(len(legal))]
+                assert sorted(drawn) == legal
+                checked += 1
+            env.step(env.sample_actions())
+        assert checked > 5000
+
+
 # --- bad input -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(

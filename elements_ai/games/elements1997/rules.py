@@ -468,6 +468,45 @@ def legal_mask(cfg, state, mask):
                     mask[c] = state[S_WHERE + c] == player
 
 
+@nb.njit(cache=True, inline="always")
+def sample_legal(cfg, state, u):
+    """The ``int(u * n)``-th of the n legal actions in id order (hand cards, then
+    slot, pass or keep). The hand size is in the state, so a random card costs a
+    scan of the card locations and no mask."""
+    player = state[S_PLAYER]
+    phase = state[S_PHASE]
+    action = -1
+    if phase == PH_SLOT:
+        free = 0
+        for i in range(NUM_SLOTS):
+            free += state[S_SLOT_OWNER + i] == EMPTY
+        k = int(u * free)
+        for i in range(NUM_SLOTS):
+            if action < 0 and state[S_SLOT_OWNER + i] == EMPTY:
+                if k == 0:
+                    action = SLOT_ACTION + i
+                k -= 1
+    else:
+        cards = state[S_HAND_SIZE + player]
+        extra = NUM_ACTIONS  # the action after the cards, if any
+        if phase == PH_CONTEST and state[S_DOUBLE] == 0:
+            extra = PASS
+            if state[S_NUM_PLACED + player] == DOUBLE_AT and cards < 2:
+                cards = 0
+        elif phase == PH_DISCARD:
+            extra = KEEP
+        k = int(u * (cards + (extra < NUM_ACTIONS)))
+        if k >= cards:
+            action = extra
+        else:
+            for c in range(NUM_CARDS):
+                if action < 0 and state[S_WHERE + c] == player:
+                    if k == 0:
+                        action = c
+                    k -= 1
+    return action
+
+
 @nb.njit(cache=True)
 def chance_outcomes(cfg, state, probs):
     for outcome in range(probs.shape[0]):
