@@ -1,0 +1,20 @@
+"""Elements (1997) — three to five players, hidden hands and face-down bids.
+
+>>> import elements_ai
+>>> game = elements_ai.load_game("elements1997", players=4)
+>>> game.num_players(), game.num_distinct_actions()
+(4, 62)
+>>> state = game.new_initial_state()
+>>> state.chance_outcomes()
+[(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)]
+"""
+
+from ...core.kernel import Kernel
+from . import rules
+
+KERNEL = Kernel.from_rules(
+    rules,
+    long_name="Elements (1997)",
+    min_num_players=3,
+    max_num_players=5,
+)
