@@ -1025,3 +1025,15 @@ def test_pyspiel_loads_every_variant_by_its_string():
         game = elements_ai.load_game("elementum", **params)
         again = pyspiel.load_game(str(game))
         assert str(again) == str(game) and again.num_players() == game.num_players()
+
+
+@pytest.mark.parametrize("variant", list(elements_ai.get_kernel("elementum").variants))
+def test_sample_legal_draws_the_legal_actions_in_the_order_of_the_mask(variant):
+    game, states = random_decision_states(elements_ai.get_kernel("elementum").variants[variant], 150, seed=6)
+    kinds = set()
+    for state in states:
+        legal = state.legal_actions()
+        n = len(legal)
+        assert [R.sample_legal(game.cfg, state.array, (k + 0.5) / n) for k in range(n)] == legal
+        kinds.add(field(state, R.S_DECISION))
+    assert {R.DEC_PICK, R.DEC_SWAP, R.DEC_CRYSTAL} <= kinds

@@ -267,11 +267,13 @@ R_PICK = R_HAND + MAX_SEATS
 RESAMPLE_SLOTS = R_PICK + MAX_SEATS
 S_FIXED = S_SCRATCH + RESAMPLE_SLOTS  # the log follows
 
-# Per-card features of a layout in the tensors: present, column one-hot, row, crystals.
-F_PRESENT, F_COLUMN = 0, 1
-F_ROW = F_COLUMN + NUM_COLUMNS
-F_CRYSTALS = F_ROW + 1
-LAYOUT_FEATURES = F_CRYSTALS + 1
+# Per-card features of a layout in the tensors: present, row, crystals. A card's
+# column is its element's (the sources piece), but for the two universal cards,
+# whose columns have a piece of their own; they alone ever wait for a column.
+F_PRESENT, F_ROW, F_CRYSTALS = range(3)
+LAYOUT_FEATURES = 3
+FIRST_UNIVERSAL = NUM_SPELLS - 2  # cards 53 and 54
+NUM_UNIVERSAL = NUM_SPELLS - FIRST_UNIVERSAL
 
 
 def _seats(params) -> int:
@@ -289,6 +291,7 @@ OBS = tensor_layout(
     step=NUM_STEPS,
     sources=(NUM_COLUMNS, NUM_ELEMENTS),
     layouts=lambda p: (_seats(p), NUM_SPELLS, LAYOUT_FEATURES),
+    universal_columns=lambda p: (_seats(p), NUM_UNIVERSAL, NUM_COLUMNS),
     heights=lambda p: (_seats(p), NUM_COLUMNS),
     symbols=lambda p: (_seats(p), NUM_ELEMENTS),
     crystals=_seats,
@@ -301,7 +304,7 @@ OBS = tensor_layout(
     declared=_seats,
     pool=NUM_SPELLS,
     destroyed=NUM_SPELLS,
-    placing=lambda p: (_seats(p), NUM_SPELLS),
+    placing=lambda p: (_seats(p), NUM_UNIVERSAL),
     effect=NUM_SPELLS,
     given=NUM_SPELLS,
     overload=lambda p: _seats(p) + 1,
@@ -975,6 +978,76 @@ def legal_mask(cfg, state, mask):
 
 
 @nb.njit(cache=True)
+def _nth_legal(cfg, state, k):
+    """The ``k``-th legal action in ascending id order (the order of ``legal_mask``),
+    or the number of legal actions when ``k`` < 0."""
+    seat = state[S_PLAYER]
+    decision = state[S_DECISION]
+    count = 0
+    found = -1
+    if decision == DEC_COLUMN or decision == DEC_BIFARIUS:
+        first = A_COLUMN if decision == DEC_COLUMN else A_REVERSE
+        count = NUM_COLUMNS if decision == DEC_COLUMN else 2
+        found = first + k
+    elif decision == DEC_OVERLOAD:
+        for q in range(MAX_SEATS):
+            if _overload_target(cfg, state, seat, q):
+                if count == k:
+                    found = A_OVERLOAD_TO + q
+                count += 1
+        if count == k:
+            found = A_KEEP_OVERLOAD
+        count += 1
+    else:
+        family = A_PICK
+        loc = LOC_POOL
+        if decision == DEC_PICK:
+            loc = LOC_HAND + state[S_HAND_OF + seat]
+        elif decision == DEC_GIVE or decision == DEC_CRYSTAL:
+            loc = LOC_LAYOUT + seat
+        if decision == DEC_SWAP:
+            family = A_SWAP
+        elif decision == DEC_DESTROY:
+            family = A_DESTROY
+        elif decision == DEC_COPY:
+            family = A_COPY
+        elif decision == DEC_GIVE:
+            family = A_GIVE
+        elif decision == DEC_TAKE:
+            family = A_TAKE
+        elif decision == DEC_ADD:
+            family = A_ADD
+        elif decision == DEC_CRYSTAL:
+            family = A_CRYSTAL
+        for c in range(NUM_SPELLS):
+            if decision == DEC_DESTROY:
+                ok = _destroy_target(cfg, state, seat, c)
+            elif decision == DEC_COPY:
+                ok = _copy_target(state, c)
+            else:
+                ok = state[S_LOC + c] == loc
+                if decision == DEC_TAKE:
+                    ok = ok and c != state[S_GIVEN]
+                elif decision == DEC_CRYSTAL:
+                    ok = ok and state[S_CRYST + c] < CARD_SLOTS[c]
+            if ok:
+                if count == k:
+                    found = family + c
+                count += 1
+        if decision == DEC_SWAP or decision == DEC_CRYSTAL:  # the "no" option comes last
+            if count == k:
+                found = A_NO_SWAP if decision == DEC_SWAP else A_NO_CRYSTAL
+            count += 1
+    return count if k < 0 else found
+
+
+@nb.njit(cache=True)
+def sample_legal(cfg, state, u):
+    """The ``int(u * n)``-th of the ``n`` legal actions, in ascending id order."""
+    return _nth_legal(cfg, state, int(u * _nth_legal(cfg, state, -1)))
+
+
+@nb.njit(cache=True)
 def chance_outcomes(cfg, state, probs):
     for i in range(probs.shape[0]):
         probs[i] = 0.0
@@ -1163,9 +1236,17 @@ def returns(cfg, state, out):
 
 @nb.njit(cache=True)
 def _count_symbols(cfg, state):
-    for s in range(cfg[C_SEATS]):
-        for e in range(NUM_ELEMENTS):
-            state[S_SYM + NUM_ELEMENTS * s + e] = symbols(cfg, state, s, e)
+    """``S_SYM``: every seat's symbols by element (as ``symbols``), in one pass."""
+    for i in range(MAX_SEATS * NUM_ELEMENTS):
+        state[S_SYM + i] = 0
+    for c in range(NUM_SPELLS):
+        loc = state[S_LOC + c]
+        if loc >= LOC_LAYOUT and loc < LOC_LAYOUT + MAX_SEATS:
+            seat = loc - LOC_LAYOUT
+            n = 1
+            if CARD_KIND[c] == DUPLEX and not _is_imitation(cfg, seat):
+                n = 4 if state[S_CRYST + c] > 0 else 2
+            state[S_SYM + NUM_ELEMENTS * seat + state[S_SOURCE + state[S_COL + c]]] += n
 
 
 @nb.njit(cache=True, inline="always")
@@ -1408,10 +1489,10 @@ def _score_seat(cfg, state, seat, write):
     if not _is_imitation(cfg, seat):
         loc = LOC_LAYOUT + seat
         qui_fieri = state[S_LOC + QUI_FIERI_CARD] == loc and state[S_CRYST + QUI_FIERI_CARD] > 0
-        best = _evaluate(cfg, state, seat, -1, -1, False)
         best_a = -1
         best_b = -1
         if qui_fieri:
+            best = _evaluate(cfg, state, seat, -1, -1, False)
             # Two sources: both on one card (a Vicinari missing both sides) or one each.
             for a in range(NUM_SPELLS):
                 if not _helps(cfg, state, seat, a):
@@ -1742,9 +1823,10 @@ def encode_observation(cfg, state, player, out):
             col = state[S_COL + c]
             at = cfg[OBS.layouts] + (NUM_SPELLS * r + c) * LAYOUT_FEATURES
             out[at + F_PRESENT] = 1.0
-            out[at + F_COLUMN + col] = 1.0
             out[at + F_ROW] = state[S_ROW + c]
             out[at + F_CRYSTALS] = state[S_CRYST + c]
+            if c >= FIRST_UNIVERSAL:
+                out[cfg[OBS.universal_columns] + (NUM_UNIVERSAL * r + c - FIRST_UNIVERSAL) * NUM_COLUMNS + col] = 1.0
             n = 1
             if CARD_KIND[c] == DUPLEX and not _is_imitation(cfg, seat):
                 n = 4 if state[S_CRYST + c] > 0 else 2
@@ -1757,8 +1839,9 @@ def encode_observation(cfg, state, player, out):
             out[cfg[OBS.pool] + c] = 1.0
         elif loc == LOC_DESTROYED:
             out[cfg[OBS.destroyed] + c] = 1.0
-        elif loc >= LOC_PLACING and loc < LOC_PLACING + MAX_SEATS:
-            out[cfg[OBS.placing] + NUM_SPELLS * _relative(cfg, player, loc - LOC_PLACING) + c] = 1.0
+        elif loc >= LOC_PLACING and loc < LOC_PLACING + MAX_SEATS:  # a universal card
+            r = _relative(cfg, player, loc - LOC_PLACING)
+            out[cfg[OBS.placing] + NUM_UNIVERSAL * r + c - FIRST_UNIVERSAL] = 1.0
     swapping = state[S_STEP] == STEP_SWAP
     for s in range(seats):
         r = _relative(cfg, player, s)
