@@ -92,8 +92,10 @@ def propter_cases(n):
     beside = sources_around(c.element, c.x, other)
     opposite = (c.element, other, c.x, next(e for e in ORDER if e not in (c.element, c.x, other)))
     layout = {c.element: [n], c.x: fill(c.x, 1)}
+    wrapped = (c.element, *[e for e in ORDER if e not in (c.element, c.x)], c.x)  # the edges are neighbours
     return [
         ("X beside it", [layout], {"sources": beside}, 3),
+        ("X around the edge", [layout], {"sources": wrapped}, 3),
         ("X beside it, reinforced", [layout], {"sources": beside, "crystals": {n: 1}}, 6),
         ("X column opposite", [layout], {"sources": opposite}, 0),
         ("X column opposite, reinforced", [layout], {"sources": opposite, "crystals": {n: 1}}, 0),

@@ -99,7 +99,6 @@ from .cards import (
     CARD_IMMEDIATE,
     CARD_KIND,
     CARD_SLOTS,
-    CARD_TABLE,
     CARD_X,
     CARD_Y,
     COLLATIO,
@@ -382,8 +381,8 @@ def configure(params: dict) -> Config:
     cards = game_cards(params)
     pool = OVERLOAD_POOL if params["overload"] else STRICT_POOL
     dealt = seats * sum(rounds)
-    needed = dealt - (1 if params["overload"] else 0) + pool + BOXED
-    assert needed == len(cards), (needed, len(cards))
+    # Every card of the deck is dealt, boxed or in the pool (the parameters are checked).
+    assert dealt - params["overload"] + pool + BOXED == len(cards)
     cfg = np.zeros(CFG_SIZE, np.int64)
     cfg[C_PLAYERS] = players
     cfg[C_SEATS] = seats
@@ -1639,12 +1638,10 @@ def resample(cfg, state, player, rng, out):
 
 # --- the rules bot ---------------------------------------------------------------------------
 
-# Flat bonus of the rules bot for a card's immediate effect, by kind (points).
-IMMEDIATE_BONUS = np.zeros(len(CARD_TABLE), np.float64)
-for _kind, _bonus in ((ADDITICIUS, 3.0), (EVERSOR, 3.0), (LAPIS, 2.0), (SPECULUM, 2.0),
-                      (VELOCITATIS, 2.0), (MUTARE, 1.0), (BIFARIUS, 1.0)):
-    IMMEDIATE_BONUS[:] += np.where(np.array([CARD_KIND[c] == _kind for c in range(NUM_CARDS)]), _bonus, 0.0)
-del _kind, _bonus
+# Flat bonus of the rules bot for a card's immediate effect (points), by card.
+_BONUS_BY_KIND = {ADDITICIUS: 3.0, EVERSOR: 3.0, LAPIS: 2.0, SPECULUM: 2.0, VELOCITATIS: 2.0, MUTARE: 1.0,
+                  BIFARIUS: 1.0}
+IMMEDIATE_BONUS = np.array([_BONUS_BY_KIND.get(int(kind), 0.0) for kind in CARD_KIND], np.float64)
 SLOT_BONUS = 1.0  # a card that can take a crystal, while the picker holds one
 SWAP_MARGIN = 3.0  # a swap costs a crystal: only for a card this much better
 # Speculum's choice, best first.
@@ -1736,18 +1733,13 @@ def heuristic(cfg, state, player, rng):
     elif decision == DEC_SWAP:
         _consider(0.0, A_NO_SWAP, best, rng)
         mine = state[S_PLACED + player]
+        without = state.copy()  # the layout with the pick back in the pool
+        _remove_from_layout(cfg, without, mine)
+        without[S_LOC + mine] = LOC_POOL
+        loss = current_score(cfg, state, player) - current_score(cfg, without, player)
         for c in range(NUM_SPELLS):
             if state[S_LOC + c] == LOC_POOL:
-                copy(work, state)
-                _remove_from_layout(cfg, work, mine)
-                work[S_LOC + mine] = LOC_POOL
-                after = -1e9
-                cols = NUM_COLUMNS if CARD_ELEMENT[c] == UNIVERSAL else 1
-                for k in range(cols):
-                    col = k if cols > 1 else -1
-                    after = max(after, _placement_gain(cfg, work, player, c, col, work.copy()))
-                loss = current_score(cfg, state, player) - current_score(cfg, work, player)
-                value = after - loss - SWAP_MARGIN
+                value = _best_gain(cfg, without, player, c, work) - loss - SWAP_MARGIN
                 if value > 0:
                     _consider(value, A_SWAP + c, best, rng)
     elif decision == DEC_DESTROY:
@@ -2085,7 +2077,7 @@ def _history(cfg, state, player: int) -> list[str]:
     for i in range(int(state[S_LOG_LEN])):
         actor, value = divmod(int(state[start + i]), LOG_STRIDE)
         if actor < MAX_PLAYERS:
-            hidden_kind = value < A_SWAP or A_SWAP <= value < A_DESTROY or value == A_NO_SWAP
+            hidden_kind = value < A_DESTROY or value == A_NO_SWAP  # a pick or a swap declaration
             if value < A_SWAP:
                 hands[hand_of[actor]].discard(value - A_PICK)
             if value == A_REVERSE:
