@@ -137,6 +137,17 @@ from .cards import (
     card_label,
 )
 
+# Types of explicit signatures, for the helpers called with several argument types
+# (an int16 read from the state, an int64 computed, each literal constant apart):
+# numba would compile each combination, and the first compile took twice as long.
+# The others compile on first use, so importing the package stays quick.
+CFG = nb.types.Array(nb.int64, 1, "C")
+STATE = nb.types.Array(nb.int16, 1, "C")
+INT, BOOL, FLOAT = nb.int64, nb.boolean, nb.float64
+FLOATS = nb.types.Array(nb.float64, 1, "C")
+RNG = nb.types.Array(nb.uint64, 1, "C")
+void = nb.void
+
 # --- sizes and rules constants -------------------------------------------------------
 
 MAX_PLAYERS = 4
@@ -458,7 +469,7 @@ def _height(state, seat, col):
     return state[S_HEIGHT + NUM_COLUMNS * seat + col]
 
 
-@nb.njit(cache=True)
+@nb.njit(void(CFG, STATE, INT, INT, INT), cache=True)
 def _place(cfg, state, seat, card, col):
     """Puts ``card`` at the bottom of column ``col`` of ``seat``'s layout."""
     h = S_HEIGHT + NUM_COLUMNS * seat + col
@@ -469,7 +480,7 @@ def _place(cfg, state, seat, card, col):
     state[h] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(INT(CFG, STATE, INT, INT), cache=True)
 def _auto_column(cfg, state, seat, card):
     """The column of a card's element; the imitation's universal cards go to its
     leftmost column with the fewest symbols (each of its cards is one symbol)."""
@@ -484,7 +495,7 @@ def _auto_column(cfg, state, seat, card):
     return col
 
 
-@nb.njit(cache=True)
+@nb.njit(void(CFG, STATE, INT), cache=True)
 def _remove_from_layout(cfg, state, card):
     """Takes ``card`` out of its layout: its crystals go to the supply and the cards
     below it move up. The caller sets its new location."""
@@ -502,7 +513,7 @@ def _remove_from_layout(cfg, state, card):
     state[S_ROW + card] = -1
 
 
-@nb.njit(cache=True)
+@nb.njit(INT(STATE, INT), cache=True)
 def _layout_size(state, seat):
     total = 0
     for k in range(NUM_COLUMNS):
@@ -510,7 +521,7 @@ def _layout_size(state, seat):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(BOOL(STATE, INT), cache=True)
 def _has_free_slot(state, seat):
     loc = LOC_LAYOUT + seat
     for c in range(NUM_SPELLS):
@@ -519,7 +530,7 @@ def _has_free_slot(state, seat):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(BOOL(CFG, STATE, INT, INT), cache=True)
 def _overload_target(cfg, state, holder, target):
     """May ``holder`` hand the Overload to ``target``?"""
     if target == holder or target >= cfg[C_SEATS]:
@@ -527,7 +538,7 @@ def _overload_target(cfg, state, holder, target):
     return not _protected(cfg, state, target)
 
 
-@nb.njit(cache=True)
+@nb.njit(BOOL(CFG, STATE, INT), cache=True)
 def _has_overload_target(cfg, state, holder):
     for q in range(cfg[C_SEATS]):
         if _overload_target(cfg, state, holder, q):
@@ -535,7 +546,7 @@ def _has_overload_target(cfg, state, holder):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(BOOL(CFG, STATE, INT, INT), cache=True)
 def _destroy_target(cfg, state, seat, card):
     loc = state[S_LOC + card]
     if loc < LOC_LAYOUT or loc >= LOC_LAYOUT + MAX_SEATS:
@@ -551,16 +562,315 @@ def _copy_target(state, card):
     return _in_layout(state, card) or state[S_LOC + card] == LOC_POOL
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _decide(state, seat, decision):
     state[S_PLAYER] = seat
     state[S_DECISION] = decision
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _chance(state):
     state[S_PLAYER] = CHANCE
     state[S_DECISION] = DEC_NONE
+
+
+# --- scoring ------------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _count_symbols(cfg, state):
+    """``S_SYM``: every seat's symbols by element (as ``symbols``), in one pass."""
+    for i in range(MAX_SEATS * NUM_ELEMENTS):
+        state[S_SYM + i] = 0
+    for c in range(NUM_SPELLS):
+        loc = state[S_LOC + c]
+        if loc >= LOC_LAYOUT and loc < LOC_LAYOUT + MAX_SEATS:
+            seat = loc - LOC_LAYOUT
+            n = 1
+            if CARD_KIND[c] == DUPLEX and not _is_imitation(cfg, seat):
+                n = 4 if state[S_CRYST + c] > 0 else 2
+            state[S_SYM + NUM_ELEMENTS * seat + state[S_SOURCE + state[S_COL + c]]] += n
+
+
+@nb.njit(cache=True, inline="always")
+def _sym(state, seat, element):
+    return state[S_SYM + NUM_ELEMENTS * seat + element]
+
+
+@nb.njit(cache=True)
+def _full_rows(state, seat):
+    low = _height(state, seat, 0)
+    for k in range(1, NUM_COLUMNS):
+        low = min(low, _height(state, seat, k))
+    return low
+
+
+@nb.njit(cache=True)
+def _incomplete_rows(state, seat):
+    low = _height(state, seat, 0)
+    high = low
+    for k in range(1, NUM_COLUMNS):
+        low = min(low, _height(state, seat, k))
+        high = max(high, _height(state, seat, k))
+    return high - low
+
+
+@nb.njit(cache=True)
+def has_tie_breaker(cfg, state, seat):
+    """A tie-breaker mark on a card lying in its owner's layout (ruling 15)."""
+    loc = LOC_LAYOUT + seat
+    return (state[S_MARK_BIFARIUS] == seat and state[S_LOC + BIFARIUS_CARD] == loc) or (
+        state[S_MARK_SPECULUM] == seat and state[S_LOC + SPECULUM_CARD] == loc
+    )
+
+
+MAJ_SYMBOLS, MAJ_FULL_ROWS, MAJ_INCOMPLETE_ROWS = 0, 1, 2
+
+
+@nb.njit(INT(STATE, INT, INT, INT), cache=True)
+def _majority_value(state, seat, what, element):
+    if what == MAJ_SYMBOLS:
+        return _sym(state, seat, element)
+    if what == MAJ_FULL_ROWS:
+        return _full_rows(state, seat)
+    return _incomplete_rows(state, seat)
+
+
+@nb.njit(BOOL(CFG, STATE, INT, INT, INT), cache=True)
+def _has_majority(cfg, state, seat, what, element):
+    """Strictly more than every other seat (the imitation included); a tie goes to a
+    tie-breaker holder unless the other holds one too."""
+    mine = _majority_value(state, seat, what, element)
+    breaker = has_tie_breaker(cfg, state, seat)
+    for q in range(cfg[C_SEATS]):
+        if q != seat:
+            theirs = _majority_value(state, q, what, element)
+            if theirs > mine or (theirs == mine and (not breaker or has_tie_breaker(cfg, state, q))):
+                return False
+    return True
+
+
+@nb.njit(INT(STATE, INT, INT, INT), cache=True)
+def _neighbour(state, seat, card, side):
+    """Element of the card beside ``card`` (side -1 left, +1 right, edges wrap), or -1."""
+    col = (state[S_COL + card] + side + NUM_COLUMNS) % NUM_COLUMNS
+    if _height(state, seat, col) > state[S_ROW + card]:
+        return state[S_SOURCE + col]
+    return -1
+
+
+@nb.njit(cache=True)
+def adjacency_missing(cfg, state, seat, card):
+    """Sides a Propter / Vicinari still lacks (0: fulfilled); -1 for other cards."""
+    kind = CARD_KIND[card]
+    left = _neighbour(state, seat, card, -1)
+    right = _neighbour(state, seat, card, 1)
+    x = CARD_X[card]
+    if kind == PROPTER:
+        return 0 if left == x or right == x else 1
+    if kind == VICINARI:
+        y = CARD_Y[card]
+        one = (left != x) + (right != y)
+        other = (left != y) + (right != x)
+        return min(one, other)
+    return -1
+
+
+@nb.njit(cache=True)
+def _surrounding(state, seat, card):
+    """Cards around ``card``: above (the source for row 0), below, left and right, no wrap."""
+    col = state[S_COL + card]
+    row = state[S_ROW + card]
+    count = 1  # above: a card, or the element source
+    if _height(state, seat, col) > row + 1:
+        count += 1
+    if col > 0 and _height(state, seat, col - 1) > row:
+        count += 1
+    if col < NUM_COLUMNS - 1 and _height(state, seat, col + 1) > row:
+        count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def _vir_dives(total):
+    points = 0
+    for at_least, value in VIR_DIVES_STEPS:
+        if points == 0 and total >= at_least:
+            points = value
+    return points
+
+
+@nb.njit(INT(CFG, STATE, INT, INT, INT, INT), cache=True)
+def card_points(cfg, state, seat, card, help_a, help_b):
+    """Points of ``card`` as a card of ``seat``'s layout (Commodum and Imitari apart;
+    ``_score_seat`` adds them). ``help_a``/``help_b``: the cards that Qui Fieri's two
+    virtual sources help (a card given both gets two), or -1."""
+    kind = CARD_KIND[card]
+    reinforced = state[S_CRYST + card] > 0
+    x = CARD_X[card]
+    y = CARD_Y[card]
+    points = 0
+    if kind == COLLIGIT:
+        n = _sym(state, seat, x)
+        points = n + (COLLIGIT_BONUS * (n // COLLIGIT_BONUS_EVERY) if reinforced else 0)
+    elif kind == COLLATIO:
+        points = SET_POINTS * min(_sym(state, seat, x), _sym(state, seat, y))
+    elif kind == VICINARI or kind == PROPTER:
+        missing = adjacency_missing(cfg, state, seat, card)
+        helped = (help_a == card) + (help_b == card)
+        if missing <= helped:
+            if kind == VICINARI:
+                points = VICINARI_REINFORCED if reinforced else VICINARI_POINTS
+            else:
+                points = PROPTER_REINFORCED if reinforced else PROPTER_POINTS
+    elif kind == PRAESTANTIA:
+        if _has_majority(cfg, state, seat, MAJ_SYMBOLS, x):
+            points = PRAESTANTIA_REINFORCED if reinforced else PRAESTANTIA_POINTS
+    elif kind == AMBIENTIA:
+        n = _surrounding(state, seat, card)
+        points = AMBIENTIA_REINFORCED[n] if reinforced else AMBIENTIA_BASIC[n]
+    elif kind == VIR_DIVES:
+        points = _vir_dives(_sym(state, seat, x) + _sym(state, seat, y))
+    elif kind == MULTUS:
+        low = _sym(state, seat, 0)
+        for e in range(1, NUM_ELEMENTS):
+            low = min(low, _sym(state, seat, e))
+        points = SET_POINTS * low
+    elif kind == RECTUS:
+        if _has_majority(cfg, state, seat, MAJ_FULL_ROWS, 0):
+            points = ROWS_MAJORITY_POINTS
+    elif kind == INIQUUS:
+        if _has_majority(cfg, state, seat, MAJ_INCOMPLETE_ROWS, 0):
+            points = ROWS_MAJORITY_POINTS
+    elif kind == ACERVUS:
+        points = ACERVUS_POINTS[state[S_CRYST + card]]
+    return points
+
+
+NO_POINTS = -(1 << 14)  # below any card's points: "no card to choose"
+
+
+@nb.njit(cache=True, inline="always")
+def _half(points):
+    """Commodum's half, rounded down; a negative card gives nothing (ruling 20)."""
+    return points // 2 if points > 0 else 0
+
+
+@nb.njit(INT(CFG, STATE, INT, INT, INT, BOOL), cache=True)
+def _evaluate(cfg, state, seat, help_a, help_b, write):
+    """``seat``'s best total with Qui Fieri helping ``help_a``/``help_b``, choosing
+    Imitari's copy and Commodum's card; with ``write`` the per-card points and the
+    choices are stored. Returns the total (the Overload not included)."""
+    loc = LOC_LAYOUT + seat
+    base = 0
+    best_other = NO_POINTS  # the best card a Commodum may halve
+    best_card = NO_CARD
+    for c in range(NUM_SPELLS):
+        if state[S_LOC + c] == loc and c != COMMODUM_CARD and c != IMITARI_CARD:
+            p = card_points(cfg, state, seat, c, help_a, help_b)
+            base += p
+            if write:
+                state[S_POINTS + c] = p
+            if p > best_other:
+                best_other = p
+                best_card = c
+    commodum = state[S_LOC + COMMODUM_CARD] == loc
+    imitari = state[S_LOC + IMITARI_CARD] == loc
+    copied = NO_CARD
+    imitari_points = 0
+    commodum_points = _half(best_other)
+    halved = best_card
+    if imitari:
+        # Without a text to copy Imitari scores 0, and Commodum may choose it.
+        if best_other < 0:
+            commodum_points = 0
+            halved = IMITARI_CARD
+        best = -1 << 30
+        for k in range(NUM_SPELLS):
+            if not CARD_DURING_SCORING[k] or not _in_layout(state, k):
+                continue
+            if CARD_KIND[k] == COMMODUM:
+                # Imitari is a Commodum then: it and card 13 cannot choose each other.
+                imi = _half(best_other)
+                com = _half(best_other)
+                target = best_card
+            else:
+                imi = card_points(cfg, state, seat, k, -1, -1)
+                com = _half(max(best_other, imi))
+                target = IMITARI_CARD if imi > best_other else best_card
+            value = imi + (com if commodum else 0)
+            if value > best:
+                best = value
+                copied = k
+                imitari_points = imi
+                commodum_points = com
+                halved = target
+    if not commodum:
+        commodum_points = 0
+        halved = NO_CARD
+    if write:
+        if commodum:
+            state[S_POINTS + COMMODUM_CARD] = commodum_points
+        if imitari:
+            state[S_POINTS + IMITARI_CARD] = imitari_points
+        state[S_IMITATES + seat] = copied
+        state[S_HALVES + seat] = halved
+    return base + imitari_points + commodum_points
+
+
+@nb.njit(cache=True)
+def _helps(cfg, state, seat, card):
+    """Can a Qui Fieri source help ``card`` (an unfulfilled adjacency card of ``seat``)?"""
+    return state[S_LOC + card] == LOC_LAYOUT + seat and adjacency_missing(cfg, state, seat, card) > 0
+
+
+@nb.njit(INT(CFG, STATE, INT, BOOL), cache=True)
+def _score_seat(cfg, state, seat, write):
+    """Points of ``seat`` with every scoring choice made to maximise them (ruling 4).
+    Needs ``_count_symbols`` first."""
+    total = 0
+    if not _is_imitation(cfg, seat):
+        loc = LOC_LAYOUT + seat
+        qui_fieri = state[S_LOC + QUI_FIERI_CARD] == loc and state[S_CRYST + QUI_FIERI_CARD] > 0
+        best_a = -1
+        best_b = -1
+        if qui_fieri:
+            best = _evaluate(cfg, state, seat, -1, -1, False)
+            # Two sources: both on one card (a Vicinari missing both sides) or one each.
+            for a in range(NUM_SPELLS):
+                if not _helps(cfg, state, seat, a):
+                    continue
+                for b in range(a, NUM_SPELLS):
+                    if b != a and not _helps(cfg, state, seat, b):
+                        continue
+                    value = _evaluate(cfg, state, seat, a, b, False)
+                    if value > best:
+                        best = value
+                        best_a = a
+                        best_b = b
+        total = _evaluate(cfg, state, seat, best_a, best_b, write)
+        if write:
+            state[S_QF_A + seat] = best_a
+            state[S_QF_B + seat] = best_b
+    if state[S_OVERLOAD] == seat and not _is_imitation(cfg, seat):
+        total -= OVERLOAD_PENALTY
+    return total
+
+
+@nb.njit(cache=True)
+def score_all(cfg, state):
+    """Scores every seat: ``S_SCORE``, and per card ``S_POINTS`` (0 outside layouts)."""
+    _count_symbols(cfg, state)
+    for c in range(NUM_SPELLS):
+        state[S_POINTS + c] = 0
+    for s in range(cfg[C_SEATS]):
+        state[S_SCORE + s] = _score_seat(cfg, state, s, True)
+
+
+@nb.njit(cache=True)
+def current_score(cfg, state, seat):
+    """``seat``'s points if the game ended now (its layout as it lies)."""
+    _count_symbols(cfg, state)
+    return _score_seat(cfg, state, seat, False)
 
 
 # --- setup and turns -----------------------------------------------------------------------
@@ -767,7 +1077,7 @@ def _resolve_swaps(cfg, state):
     state[S_REVEALED] = state[S_LOG_LEN]
 
 
-@nb.njit(cache=True)
+@nb.njit(BOOL(CFG, STATE, INT), cache=True)
 def _any_destroy_target(cfg, state, seat):
     for c in range(NUM_SPELLS):
         if _destroy_target(cfg, state, seat, c):
@@ -783,7 +1093,7 @@ def _any_copy_target(state):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(BOOL(CFG, STATE, INT, INT, INT), cache=True)
 def _begin_effect(cfg, state, seat, kind, source):
     """Starts the immediate effect ``kind`` of ``source`` for ``seat``; True when it
     waits for ``seat``'s choice (the decision is set), False when it is done."""
@@ -823,7 +1133,7 @@ def _begin_effect(cfg, state, seat, kind, source):
     return waits
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _effect_done(state):
     state[S_SEAT] += 1
     state[S_SUB] = SUB_START
@@ -976,7 +1286,7 @@ def legal_mask(cfg, state, mask):
         mask[A_KEEP_OVERLOAD] = True
 
 
-@nb.njit(cache=True)
+@nb.njit(INT(CFG, STATE, INT), cache=True)
 def _nth_legal(cfg, state, k):
     """The ``k``-th legal action in ascending id order (the order of ``legal_mask``),
     or the number of legal actions when ``k`` < 0."""
@@ -1231,305 +1541,6 @@ def returns(cfg, state, out):
                 out[p] = state[S_SCORE + p] - total / players
 
 
-# --- scoring ------------------------------------------------------------------------------
-
-@nb.njit(cache=True)
-def _count_symbols(cfg, state):
-    """``S_SYM``: every seat's symbols by element (as ``symbols``), in one pass."""
-    for i in range(MAX_SEATS * NUM_ELEMENTS):
-        state[S_SYM + i] = 0
-    for c in range(NUM_SPELLS):
-        loc = state[S_LOC + c]
-        if loc >= LOC_LAYOUT and loc < LOC_LAYOUT + MAX_SEATS:
-            seat = loc - LOC_LAYOUT
-            n = 1
-            if CARD_KIND[c] == DUPLEX and not _is_imitation(cfg, seat):
-                n = 4 if state[S_CRYST + c] > 0 else 2
-            state[S_SYM + NUM_ELEMENTS * seat + state[S_SOURCE + state[S_COL + c]]] += n
-
-
-@nb.njit(cache=True, inline="always")
-def _sym(state, seat, element):
-    return state[S_SYM + NUM_ELEMENTS * seat + element]
-
-
-@nb.njit(cache=True)
-def _full_rows(state, seat):
-    low = _height(state, seat, 0)
-    for k in range(1, NUM_COLUMNS):
-        low = min(low, _height(state, seat, k))
-    return low
-
-
-@nb.njit(cache=True)
-def _incomplete_rows(state, seat):
-    low = _height(state, seat, 0)
-    high = low
-    for k in range(1, NUM_COLUMNS):
-        low = min(low, _height(state, seat, k))
-        high = max(high, _height(state, seat, k))
-    return high - low
-
-
-@nb.njit(cache=True)
-def has_tie_breaker(cfg, state, seat):
-    """A tie-breaker mark on a card lying in its owner's layout (ruling 15)."""
-    loc = LOC_LAYOUT + seat
-    return (state[S_MARK_BIFARIUS] == seat and state[S_LOC + BIFARIUS_CARD] == loc) or (
-        state[S_MARK_SPECULUM] == seat and state[S_LOC + SPECULUM_CARD] == loc
-    )
-
-
-MAJ_SYMBOLS, MAJ_FULL_ROWS, MAJ_INCOMPLETE_ROWS = 0, 1, 2
-
-
-@nb.njit(cache=True)
-def _majority_value(state, seat, what, element):
-    if what == MAJ_SYMBOLS:
-        return _sym(state, seat, element)
-    if what == MAJ_FULL_ROWS:
-        return _full_rows(state, seat)
-    return _incomplete_rows(state, seat)
-
-
-@nb.njit(cache=True)
-def _has_majority(cfg, state, seat, what, element):
-    """Strictly more than every other seat (the imitation included); a tie goes to a
-    tie-breaker holder unless the other holds one too."""
-    mine = _majority_value(state, seat, what, element)
-    breaker = has_tie_breaker(cfg, state, seat)
-    for q in range(cfg[C_SEATS]):
-        if q != seat:
-            theirs = _majority_value(state, q, what, element)
-            if theirs > mine or (theirs == mine and (not breaker or has_tie_breaker(cfg, state, q))):
-                return False
-    return True
-
-
-@nb.njit(cache=True)
-def _neighbour(state, seat, card, side):
-    """Element of the card beside ``card`` (side -1 left, +1 right, edges wrap), or -1."""
-    col = (state[S_COL + card] + side + NUM_COLUMNS) % NUM_COLUMNS
-    if _height(state, seat, col) > state[S_ROW + card]:
-        return state[S_SOURCE + col]
-    return -1
-
-
-@nb.njit(cache=True)
-def adjacency_missing(cfg, state, seat, card):
-    """Sides a Propter / Vicinari still lacks (0: fulfilled); -1 for other cards."""
-    kind = CARD_KIND[card]
-    left = _neighbour(state, seat, card, -1)
-    right = _neighbour(state, seat, card, 1)
-    x = CARD_X[card]
-    if kind == PROPTER:
-        return 0 if left == x or right == x else 1
-    if kind == VICINARI:
-        y = CARD_Y[card]
-        one = (left != x) + (right != y)
-        other = (left != y) + (right != x)
-        return min(one, other)
-    return -1
-
-
-@nb.njit(cache=True)
-def _surrounding(state, seat, card):
-    """Cards around ``card``: above (the source for row 0), below, left and right, no wrap."""
-    col = state[S_COL + card]
-    row = state[S_ROW + card]
-    count = 1  # above: a card, or the element source
-    if _height(state, seat, col) > row + 1:
-        count += 1
-    if col > 0 and _height(state, seat, col - 1) > row:
-        count += 1
-    if col < NUM_COLUMNS - 1 and _height(state, seat, col + 1) > row:
-        count += 1
-    return count
-
-
-@nb.njit(cache=True)
-def _vir_dives(total):
-    points = 0
-    for at_least, value in VIR_DIVES_STEPS:
-        if points == 0 and total >= at_least:
-            points = value
-    return points
-
-
-@nb.njit(cache=True)
-def card_points(cfg, state, seat, card, help_a, help_b):
-    """Points of ``card`` as a card of ``seat``'s layout (Commodum and Imitari apart;
-    ``_score_seat`` adds them). ``help_a``/``help_b``: the cards that Qui Fieri's two
-    virtual sources help (a card given both gets two), or -1."""
-    kind = CARD_KIND[card]
-    reinforced = state[S_CRYST + card] > 0
-    x = CARD_X[card]
-    y = CARD_Y[card]
-    points = 0
-    if kind == COLLIGIT:
-        n = _sym(state, seat, x)
-        points = n + (COLLIGIT_BONUS * (n // COLLIGIT_BONUS_EVERY) if reinforced else 0)
-    elif kind == COLLATIO:
-        points = SET_POINTS * min(_sym(state, seat, x), _sym(state, seat, y))
-    elif kind == VICINARI or kind == PROPTER:
-        missing = adjacency_missing(cfg, state, seat, card)
-        helped = (help_a == card) + (help_b == card)
-        if missing <= helped:
-            if kind == VICINARI:
-                points = VICINARI_REINFORCED if reinforced else VICINARI_POINTS
-            else:
-                points = PROPTER_REINFORCED if reinforced else PROPTER_POINTS
-    elif kind == PRAESTANTIA:
-        if _has_majority(cfg, state, seat, MAJ_SYMBOLS, x):
-            points = PRAESTANTIA_REINFORCED if reinforced else PRAESTANTIA_POINTS
-    elif kind == AMBIENTIA:
-        n = _surrounding(state, seat, card)
-        points = AMBIENTIA_REINFORCED[n] if reinforced else AMBIENTIA_BASIC[n]
-    elif kind == VIR_DIVES:
-        points = _vir_dives(_sym(state, seat, x) + _sym(state, seat, y))
-    elif kind == MULTUS:
-        low = _sym(state, seat, 0)
-        for e in range(1, NUM_ELEMENTS):
-            low = min(low, _sym(state, seat, e))
-        points = SET_POINTS * low
-    elif kind == RECTUS:
-        if _has_majority(cfg, state, seat, MAJ_FULL_ROWS, 0):
-            points = ROWS_MAJORITY_POINTS
-    elif kind == INIQUUS:
-        if _has_majority(cfg, state, seat, MAJ_INCOMPLETE_ROWS, 0):
-            points = ROWS_MAJORITY_POINTS
-    elif kind == ACERVUS:
-        points = ACERVUS_POINTS[state[S_CRYST + card]]
-    return points
-
-
-NO_POINTS = -(1 << 14)  # below any card's points: "no card to choose"
-
-
-@nb.njit(cache=True, inline="always")
-def _half(points):
-    """Commodum's half, rounded down; a negative card gives nothing (ruling 20)."""
-    return points // 2 if points > 0 else 0
-
-
-@nb.njit(cache=True)
-def _evaluate(cfg, state, seat, help_a, help_b, write):
-    """``seat``'s best total with Qui Fieri helping ``help_a``/``help_b``, choosing
-    Imitari's copy and Commodum's card; with ``write`` the per-card points and the
-    choices are stored. Returns the total (the Overload not included)."""
-    loc = LOC_LAYOUT + seat
-    base = 0
-    best_other = NO_POINTS  # the best card a Commodum may halve
-    best_card = NO_CARD
-    for c in range(NUM_SPELLS):
-        if state[S_LOC + c] == loc and c != COMMODUM_CARD and c != IMITARI_CARD:
-            p = card_points(cfg, state, seat, c, help_a, help_b)
-            base += p
-            if write:
-                state[S_POINTS + c] = p
-            if p > best_other:
-                best_other = p
-                best_card = c
-    commodum = state[S_LOC + COMMODUM_CARD] == loc
-    imitari = state[S_LOC + IMITARI_CARD] == loc
-    copied = NO_CARD
-    imitari_points = 0
-    commodum_points = _half(best_other)
-    halved = best_card
-    if imitari:
-        # Without a text to copy Imitari scores 0, and Commodum may choose it.
-        if best_other < 0:
-            commodum_points = 0
-            halved = IMITARI_CARD
-        best = -1 << 30
-        for k in range(NUM_SPELLS):
-            if not CARD_DURING_SCORING[k] or not _in_layout(state, k):
-                continue
-            if CARD_KIND[k] == COMMODUM:
-                # Imitari is a Commodum then: it and card 13 cannot choose each other.
-                imi = _half(best_other)
-                com = _half(best_other)
-                target = best_card
-            else:
-                imi = card_points(cfg, state, seat, k, -1, -1)
-                com = _half(max(best_other, imi))
-                target = IMITARI_CARD if imi > best_other else best_card
-            value = imi + (com if commodum else 0)
-            if value > best:
-                best = value
-                copied = k
-                imitari_points = imi
-                commodum_points = com
-                halved = target
-    if not commodum:
-        commodum_points = 0
-        halved = NO_CARD
-    if write:
-        if commodum:
-            state[S_POINTS + COMMODUM_CARD] = commodum_points
-        if imitari:
-            state[S_POINTS + IMITARI_CARD] = imitari_points
-        state[S_IMITATES + seat] = copied
-        state[S_HALVES + seat] = halved
-    return base + imitari_points + commodum_points
-
-
-@nb.njit(cache=True)
-def _helps(cfg, state, seat, card):
-    """Can a Qui Fieri source help ``card`` (an unfulfilled adjacency card of ``seat``)?"""
-    return state[S_LOC + card] == LOC_LAYOUT + seat and adjacency_missing(cfg, state, seat, card) > 0
-
-
-@nb.njit(cache=True)
-def _score_seat(cfg, state, seat, write):
-    """Points of ``seat`` with every scoring choice made to maximise them (ruling 4).
-    Needs ``_count_symbols`` first."""
-    total = 0
-    if not _is_imitation(cfg, seat):
-        loc = LOC_LAYOUT + seat
-        qui_fieri = state[S_LOC + QUI_FIERI_CARD] == loc and state[S_CRYST + QUI_FIERI_CARD] > 0
-        best_a = -1
-        best_b = -1
-        if qui_fieri:
-            best = _evaluate(cfg, state, seat, -1, -1, False)
-            # Two sources: both on one card (a Vicinari missing both sides) or one each.
-            for a in range(NUM_SPELLS):
-                if not _helps(cfg, state, seat, a):
-                    continue
-                for b in range(a, NUM_SPELLS):
-                    if b != a and not _helps(cfg, state, seat, b):
-                        continue
-                    value = _evaluate(cfg, state, seat, a, b, False)
-                    if value > best:
-                        best = value
-                        best_a = a
-                        best_b = b
-        total = _evaluate(cfg, state, seat, best_a, best_b, write)
-        if write:
-            state[S_QF_A + seat] = best_a
-            state[S_QF_B + seat] = best_b
-    if state[S_OVERLOAD] == seat and not _is_imitation(cfg, seat):
-        total -= OVERLOAD_PENALTY
-    return total
-
-
-@nb.njit(cache=True)
-def score_all(cfg, state):
-    """Scores every seat: ``S_SCORE``, and per card ``S_POINTS`` (0 outside layouts)."""
-    _count_symbols(cfg, state)
-    for c in range(NUM_SPELLS):
-        state[S_POINTS + c] = 0
-    for s in range(cfg[C_SEATS]):
-        state[S_SCORE + s] = _score_seat(cfg, state, s, True)
-
-
-@nb.njit(cache=True)
-def current_score(cfg, state, seat):
-    """``seat``'s points if the game ended now (its layout as it lies)."""
-    _count_symbols(cfg, state)
-    return _score_seat(cfg, state, seat, False)
-
-
 # --- information-set sampling --------------------------------------------------------------
 
 @nb.njit(cache=True)
@@ -1649,7 +1660,7 @@ COPY_PREFERENCE = np.array([ADDITICIUS, LAPIS, VELOCITATIS, EVERSOR, MUTARE, BIF
 EPS = 1e-9
 
 
-@nb.njit(cache=True)
+@nb.njit(void(FLOAT, INT, FLOATS, RNG), cache=True)
 def _consider(value, action, best, rng):
     """Reservoir choice among equal values: best = (value, action, ties)."""
     if value > best[0] + EPS:
@@ -1662,7 +1673,7 @@ def _consider(value, action, best, rng):
             best[1] = action
 
 
-@nb.njit(cache=True)
+@nb.njit(FLOAT(CFG, STATE, INT, INT, INT, STATE), cache=True)
 def _placement_gain(cfg, state, seat, card, col, work):
     """Points ``seat`` gains by ``card`` in column ``col`` (-1: its element's)."""
     copy(work, state)
