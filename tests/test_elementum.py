@@ -308,6 +308,7 @@ def test_adjacency_needs_a_card_in_the_same_row_and_counts_universal_cards_by_co
 
 
 def test_qui_fieri_puts_its_two_sources_where_they_add_most():
+    """Rulings 4 and 17."""
     # Air is opposite fire and water opposite earth: Vicinari 4 (fire: earth + air)
     # misses air, Vicinari 17 (earth: water + fire) misses water, and Propter 44
     # (air: earth) in the third row has no earth beside it. Reinforced 4 (8) and
@@ -324,6 +325,7 @@ def test_qui_fieri_puts_its_two_sources_where_they_add_most():
 
 
 def test_commodum_and_imitari_choose_what_scores_most():
+    """Rulings 4, 18 and 29."""
     # Imitari may copy Commodum; as a Commodum it cannot take half of card 13 (nor 13 of it).
     layout = {"fire": [13], "water": [38, 39], "earth": fill("earth", 3), "air": fill("air", 3)}
     result = score([layout, {"fire": [12]}], crystals={39: 3})
@@ -336,6 +338,7 @@ def test_commodum_and_imitari_choose_what_scores_most():
 
 
 def test_majorities_count_the_solo_imitation_and_tie_breakers_need_their_owner_layout():
+    """Rulings 3, 15 and 30."""
     mine = {"air": [45], "water": [35, 36]}
     assert points_of(score([mine], imitation={"water": [27]}), 45) == 6
     assert points_of(score([mine], imitation={"water": [27, 29]}), 45) == 0
@@ -348,6 +351,7 @@ def test_majorities_count_the_solo_imitation_and_tie_breakers_need_their_owner_l
 
 
 def test_the_imitation_counts_each_card_as_one_symbol():
+    """Ruling 13."""
     # A reinforced-looking Duplex in the imitation's layout is one symbol; the player's
     # 2 water symbols then win Praestantia 45.
     result = score([{"air": [45], "water": [35, 36]}], imitation={"water": [34]})
@@ -429,6 +433,7 @@ def crystals(state, seat):
 
 
 def test_a_turn_in_order_lapis_and_a_crystal():
+    """The order of decisions in a turn; rulings 6, 20, 27."""
     state = start(hands=[(35, 5, 10, 14, 39, 53), (48, 26, 11, 36, 49, 54)])
     assert state.current_player() == 0 and legal(state) == [f"pick {n}" for n in (5, 10, 14, 35, 39, 53)]
     play_by_strings(state, "pick 5")
@@ -449,6 +454,7 @@ def test_a_turn_in_order_lapis_and_a_crystal():
 
 
 def test_lapis_with_an_empty_supply_gives_nothing():
+    """Ruling 6."""
     state = start(hands=[(35, 5, 10, 14, 39, 53), (48, 26, 11, 36, 49, 54)])
     play_by_strings(state, "pick 5", "pick 48", "no swap", "no swap")
     assert crystals(state, 1) == 3
@@ -460,6 +466,7 @@ def test_lapis_with_an_empty_supply_gives_nothing():
 
 
 def test_vitium_then_eversor_destroys_and_cards_move_up():
+    """Rulings 6, 7 and 28."""
     state = start(hands=[(35, 5, 10, 14, 39, 53), (48, 26, 11, 36, 49, 54)])
     play_by_strings(state, "pick 5", "pick 48", "no swap", "no swap", "crystal 5")
     play_by_strings(state, "pick 11", "pick 10", "no swap", "no swap")
@@ -475,6 +482,7 @@ def test_vitium_then_eversor_destroys_and_cards_move_up():
 
 
 def test_induratus_protects_from_eversor_and_vitium_but_not_from_ones_own_vitium():
+    """Rulings 6 and 16."""
     state = start(hands=[(10, 5, 14, 39, 53, 35), (26, 11, 48, 36, 49, 54)])
     play_by_strings(state, "pick 10", "pick 26", "no swap", "no swap")
     # Eversor finds no target: p1's layout is protected; no decision is asked.
@@ -491,6 +499,7 @@ def test_induratus_protects_from_eversor_and_vitium_but_not_from_ones_own_vitium
 
 
 def test_speculum_copies_a_pool_card_and_mutare_gives_then_takes():
+    """Rulings 23 and 25."""
     state = start(pool=(35, 25, 46), box=(7, 20, 33), hands=[(36, 5, 10, 14, 39, 53), (49, 26, 11, 48, 1, 54)])
     play_by_strings(state, "pick 36", "pick 49", "no swap", "no swap")
     # Speculum: an immediate card in the pool or in any layout, not itself.
@@ -508,6 +517,7 @@ def test_speculum_copies_a_pool_card_and_mutare_gives_then_takes():
 
 
 def test_copying_mutare_through_speculum_asks_its_choices():
+    """Rulings 15, 25 and 36."""
     state = start(pool=(35, 25, 46), hands=[(36, 5, 10, 14, 39, 53), (49, 26, 11, 48, 1, 54)])
     play_by_strings(state, "pick 36", "pick 49", "no swap", "no swap", "copy 49")
     assert state.current_player() == 0 and legal(state) == ["give 36"]
@@ -520,6 +530,7 @@ def test_copying_mutare_through_speculum_asks_its_choices():
 
 
 def test_additicius_is_universal_and_adds_a_pool_card():
+    """Step 4: a card an effect adds does not trigger."""
     state = start(hands=[(54, 5, 10, 14, 39, 53), (49, 26, 11, 48, 1, 36)])
     play_by_strings(state, "pick 54", "pick 1")
     assert state.current_player() == 0 and legal(state) == [f"column {k}" for k in (1, 2, 3, 4)]
@@ -533,6 +544,7 @@ def test_additicius_is_universal_and_adds_a_pool_card():
 
 
 def test_velocitatis_every_player_picks_once_more():
+    """Ruling 8."""
     state = start(hands=[(53, 5, 10, 14, 39, 35), (49, 26, 11, 48, 1, 36)])
     play_by_strings(state, "pick 53", "pick 1", "column 1", "no swap", "no swap")
     # Step 5: each player with a card left picks again (hidden), in seat order.
@@ -558,6 +570,7 @@ def test_velocitatis_every_player_picks_once_more():
     ],
 )
 def test_pool_contention_by_symbols_then_crystals_then_nobody(first, second, winner):
+    """Rulings 5 and 21."""
     state = start(hands=[(5, 35, 10, 14, 39, 53), (36, 26, 11, 48, 1, 49)])
     play_by_strings(state, first, second, "swap 12", "swap 12")
     picks = [int(first.split()[1]), int(second.split()[1])]
@@ -572,6 +585,7 @@ def test_pool_contention_by_symbols_then_crystals_then_nobody(first, second, win
 
 
 def test_pool_contention_by_crystals_and_universal_cards_by_crystals_only():
+    """Ruling 5."""
     # p1 gains a crystal with Lapis in turn 1; in turn 2 both want the fire card 12
     # with no fire symbol either: p1 has more crystals and wins.
     state = start(hands=[(35, 36, 10, 14, 39, 53), (48, 26, 11, 47, 1, 49)])
@@ -590,6 +604,7 @@ def test_pool_contention_by_crystals_and_universal_cards_by_crystals_only():
 
 
 def test_swap_declarations_are_hidden_until_all_are_made():
+    """Rulings 5 and 32."""
     state = start(hands=[(5, 35, 10, 14, 39, 53), (36, 26, 11, 48, 1, 49)])
     play_by_strings(state, "pick 5", "pick 36")
     other = start(hands=[(5, 35, 10, 14, 39, 53), (36, 26, 11, 48, 1, 49)])
@@ -606,6 +621,7 @@ def test_swap_declarations_are_hidden_until_all_are_made():
 
 
 def test_bifarius_reverses_the_draft_or_breaks_ties():
+    """Rulings 12 and 19."""
     hands = [(51, 1, 3, 4, 5, 6), (14, 16, 17, 18, 19, 20), (27, 29, 30, 31, 32, 33)]
     state = start(players=3, box=(7, 8, 9), pool=(10, 11, 12), hands=hands)
     play_by_strings(state, "pick 51", "pick 14", "pick 27", "no swap", "no swap", "no swap")
@@ -622,6 +638,7 @@ def test_bifarius_reverses_the_draft_or_breaks_ties():
 
 
 def test_speculum_copying_bifarius_marks_the_speculum():
+    """Ruling 25."""
     hands = [(36, 1, 3, 4, 5, 6), (51, 16, 17, 18, 19, 20), (27, 29, 30, 31, 32, 33)]
     state = start(players=3, box=(7, 8, 9), pool=(10, 11, 12), hands=hands)
     play_by_strings(state, "pick 36", "pick 51", "pick 27", "no swap", "no swap", "no swap")
@@ -631,6 +648,7 @@ def test_speculum_copying_bifarius_marks_the_speculum():
 
 
 def test_overload_moves_for_a_crystal_and_costs_its_holder_5():
+    """Rulings 9, 10 and 20."""
     state = start(overload=True, pool=(12, 25, 46, 3), hands=[(55, 5, 10, 14, 39, 35), (48, 26, 11, 36, 49, 54)])
     assert "overload beside p0" in state.observation_string(1)
     assert len(legal(state)) == 5  # the Overload is not a hand card
@@ -650,6 +668,7 @@ def test_overload_moves_for_a_crystal_and_costs_its_holder_5():
 
 
 def test_overload_cannot_go_to_a_player_with_induratus():
+    """Ruling 9."""
     state = start(overload=True, pool=(12, 25, 46, 3), hands=[(55, 5, 10, 14, 39, 35), (26, 48, 11, 36, 49, 54)])
     play_by_strings(state, "pick 5", "pick 26", "no swap", "no swap", "no crystal")
     assert state.current_player() == 0 and legal(state)[0].startswith("pick")
@@ -702,6 +721,7 @@ SOLO_HANDS = [(1, 3, 4, 5, 6, 7), (53, 54, 14, 16, 17, 18)]
 
 
 def test_solo_imitation_picks_at_random_and_places_universal_cards_leftmost_fewest():
+    """Ruling 13."""
     state = start(players=1, box=(8, 12, 19), pool=(20, 21, 24), hands=SOLO_HANDS)
     assert state.get_game().num_players() == 1 and state.current_player() == 0
     play_by_strings(state, "pick 1")
@@ -720,6 +740,7 @@ def test_solo_imitation_picks_at_random_and_places_universal_cards_leftmost_fewe
 
 
 def test_solo_velocitatis_makes_the_imitation_pick_a_second_card():
+    """Rulings 13 and 26."""
     state = start(players=1, box=(8, 12, 19), pool=(20, 21, 24), hands=[(53, 3, 4, 5, 6, 7), (1, 54, 14, 16, 17, 18)])
     play_by_strings(state, "pick 53", "imitation picks 1", "column 4", "no swap", "pick 5")
     assert legal(state) == [f"imitation picks {n}" for n in (14, 16, 17, 18, 54)]
@@ -729,6 +750,7 @@ def test_solo_velocitatis_makes_the_imitation_pick_a_second_card():
 
 
 def test_solo_pool_joins_the_imitation_in_ascending_order_and_overload_to_imitation():
+    """Ruling 13."""
     game = elements_ai.load_game("elementum", players=1, overload=True)
     rng = np.random.default_rng(11)
     names = set()
@@ -778,6 +800,7 @@ THREE_HANDS = [(1, 3, 4, 5, 6, 13), (14, 16, 17, 18, 19, 20), (27, 29, 30, 31, 3
 
 
 def test_a_hidden_pick_is_invisible_to_the_others_until_revealed():
+    """Ruling 5; interface convention 4."""
     a = play_by_strings(start(**THREE, hands=THREE_HANDS), "pick 1")
     b = play_by_strings(start(**THREE, hands=THREE_HANDS), "pick 3")
     for player in (1, 2):
@@ -792,6 +815,7 @@ def test_a_hidden_pick_is_invisible_to_the_others_until_revealed():
 
 
 def test_other_hands_are_hidden_until_they_arrive():
+    """Ruling 37."""
     other = [THREE_HANDS[0], (27, 16, 17, 18, 19, 20), (14, 29, 30, 31, 32, 33)]
     a = start(**THREE, hands=THREE_HANDS)
     b = start(**THREE, hands=other)
@@ -843,6 +867,7 @@ def random_decision_states(params, count, seed):
 
 @pytest.mark.parametrize("variant", list(elements_ai.get_kernel("elementum").variants))
 def test_resample_keeps_the_information_state_and_reads_nothing_hidden(variant):
+    """Ruling 39."""
     params = elements_ai.get_kernel("elementum").variants[variant]
     game, states = random_decision_states(params, 60, seed=4)
     changed = 0
@@ -866,6 +891,7 @@ def test_resample_keeps_the_information_state_and_reads_nothing_hidden(variant):
 
 
 def test_resample_deals_the_unknown_cards_uniformly():
+    """Ruling 39."""
     # p0 at the first pick of a 2-player game: p1's 6 cards, the box and the deck
     # are the 42 - 6 - 3 = 33 cards p0 has not seen; each lands in p1's hand with
     # probability 6/33.
@@ -964,6 +990,7 @@ def test_returns_are_points_minus_the_mean_from_the_same_scoring(variant):
 
 @pytest.mark.slow
 def test_the_utility_bounds_are_the_relaxation():
+    """Ruling 38."""
     for players in (1, 2, 3, 4):
         assert relaxed_max_points(players) == MAX_LAYOUT_POINTS[players]
 
