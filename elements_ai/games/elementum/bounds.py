@@ -27,14 +27,39 @@ from __future__ import annotations
 
 import itertools
 
-from .cards import BOXED, CARD_TABLE, ELEMENTS, NUM_SPELLS, REMOVED_2P, ROUND_SIZES, SOLO_EXTRA_REMOVED, TOTAL_CRYSTALS
+from .cards import (
+    ACERVUS_POINTS,
+    AMBIENTIA_BASIC,
+    AMBIENTIA_REINFORCED,
+    BOXED,
+    CARD_TABLE,
+    COLLIGIT_BONUS,
+    COLLIGIT_BONUS_EVERY,
+    DUPLEX_REINFORCED_SYMBOLS,
+    ELEMENTS,
+    NUM_SPELLS,
+    OVERLOAD_PENALTY,
+    PRAESTANTIA_POINTS,
+    PRAESTANTIA_REINFORCED,
+    PROPTER_POINTS,
+    PROPTER_REINFORCED,
+    REMOVED_2P,
+    ROUND_SIZES,
+    ROWS_MAJORITY_POINTS,
+    SET_POINTS,
+    SOLO_EXTRA_REMOVED,
+    TOTAL_CRYSTALS,
+    VICINARI_POINTS,
+    VICINARI_REINFORCED,
+    VIR_DIVES_STEPS,
+)
 
-DUPLEX_EXTRA = 3  # a reinforced Duplex is 4 symbols: 3 more than a card
+DUPLEX_EXTRA = DUPLEX_REINFORCED_SYMBOLS - 1  # a reinforced Duplex: 3 more symbols than a card
 
 # relaxed_max_points for each player count (see the module docstring).
 MAX_LAYOUT_POINTS = {1: 304, 2: 320, 3: 427, 4: 335}
 # The lowest possible points: four Ambientia at -1 and the Overload's -5.
-MIN_LAYOUT_POINTS = -9
+MIN_LAYOUT_POINTS = 4 * min(AMBIENTIA_BASIC) - OVERLOAD_PENALTY
 
 
 def _basic(card, symbols) -> int:
@@ -42,24 +67,27 @@ def _basic(card, symbols) -> int:
     kind = card.kind
     if kind == "colligit":
         return symbols[card.x]
-    if kind == "collatio":
-        return 2 * min(symbols[card.x], symbols[card.y])
-    if kind == "multus":
-        return 2 * min(symbols.values())
+    if kind in ("collatio", "multus"):
+        low = min(symbols[card.x], symbols[card.y]) if kind == "collatio" else min(symbols.values())
+        return SET_POINTS * low
     if kind == "vir dives":
         total = symbols[card.x] + symbols[card.y]
-        return 9 if total >= 10 else 5 if total >= 8 else 3 if total >= 6 else 0
-    return {"vicinari": 5, "propter": 3, "praestantia": 6, "ambientia": 5, "rectus": 6, "iniquus": 6}.get(kind, 0)
+        return next((points for at_least, points in VIR_DIVES_STEPS if total >= at_least), 0)
+    return {"vicinari": VICINARI_POINTS, "propter": PROPTER_POINTS, "praestantia": PRAESTANTIA_POINTS,
+            "ambientia": max(AMBIENTIA_BASIC), "rectus": ROWS_MAJORITY_POINTS,
+            "iniquus": ROWS_MAJORITY_POINTS}.get(kind, 0)
 
 
 def _gains(card, symbols) -> list[int]:
     """What each crystal on the card adds at best (Acervus: per crystal)."""
     kind = card.kind
     if kind == "colligit":
-        return [2 * (symbols[card.x] // 3)]
+        return [COLLIGIT_BONUS * (symbols[card.x] // COLLIGIT_BONUS_EVERY)]
     if kind == "acervus":
-        return [2, 5, 6]
-    return {"vicinari": [3], "propter": [3], "praestantia": [4], "ambientia": [4]}.get(kind, [])
+        return [b - a for a, b in zip(ACERVUS_POINTS, ACERVUS_POINTS[1:])]
+    ambientia = max(r - b for r, b in zip(AMBIENTIA_REINFORCED, AMBIENTIA_BASIC))
+    return {"vicinari": [VICINARI_REINFORCED - VICINARI_POINTS], "propter": [PROPTER_REINFORCED - PROPTER_POINTS],
+            "praestantia": [PRAESTANTIA_REINFORCED - PRAESTANTIA_POINTS], "ambientia": [ambientia]}.get(kind, [])
 
 
 def deck(players: int) -> list:
@@ -97,7 +125,8 @@ def relaxed_max_points(players: int) -> int:
             if card.kind == "commodum":
                 return top_card // 2
             if card.kind == "imitari":
-                return max(top_card // 2, 9, 6, 2 * min(symbols.values()))
+                texts = [c for c in cards if c.kind in ("vir dives", "multus", "rectus", "iniquus")]
+                return max([top_card // 2] + [_basic(c, symbols) for c in texts])
             return _basic(card, symbols)
 
         total = sum(

@@ -125,6 +125,20 @@ ROUND_SIZES = {1: (6, 5, 5), 2: (6, 6, 6), 3: (6, 5, 5), 4: (6, 6)}  # cards per
 BOXED = 3  # cards put back in the box unseen
 TOTAL_CRYSTALS = 14
 
+# The numbers printed on the cards (RULES.md's table).
+COLLIGIT_BONUS_EVERY, COLLIGIT_BONUS = 3, 2  # reinforced Colligit: + 2 per 3 symbols
+SET_POINTS = 2  # Collatio and Multus: per complete set
+VICINARI_POINTS, VICINARI_REINFORCED = 5, 8
+PROPTER_POINTS, PROPTER_REINFORCED = 3, 6
+PRAESTANTIA_POINTS, PRAESTANTIA_REINFORCED = 6, 10
+AMBIENTIA_BASIC = (0, -1, -1, 3, 5)  # by the number of cards around it (1 to 4)
+AMBIENTIA_REINFORCED = (0, 1, 1, 6, 9)
+VIR_DIVES_STEPS = ((10, 9), (8, 5), (6, 3))  # (symbols at least, points), best first
+ROWS_MAJORITY_POINTS = 6  # Rectus, Iniquus
+ACERVUS_POINTS = (0, 2, 7, 13)  # by crystals on it
+DUPLEX_SYMBOLS, DUPLEX_REINFORCED_SYMBOLS = 2, 4
+OVERLOAD_PENALTY = 5
+
 NUM_SPELLS = 54  # cards 1..54 can lie in layouts, hands and the pool
 NUM_CARDS = len(CARD_TABLE)  # 55 with the Overload
 OVERLOAD = NUM_CARDS - 1  # card index of the Overload (card 55)

@@ -90,8 +90,11 @@ from ...core.rng import uniform
 from .bounds import MAX_LAYOUT_POINTS, MIN_LAYOUT_POINTS
 from .cards import (
     ACERVUS,
+    ACERVUS_POINTS,
     ADDITICIUS,
     AMBIENTIA,
+    AMBIENTIA_BASIC,
+    AMBIENTIA_REINFORCED,
     BIFARIUS,
     BIFARIUS_CARD,
     BOXED,
@@ -104,9 +107,13 @@ from .cards import (
     CARD_Y,
     COLLATIO,
     COLLIGIT,
+    COLLIGIT_BONUS,
+    COLLIGIT_BONUS_EVERY,
     COMMODUM,
     COMMODUM_CARD,
     DUPLEX,
+    DUPLEX_REINFORCED_SYMBOLS,
+    DUPLEX_SYMBOLS,
     ELEMENTS,
     EVERSOR,
     IMITARI_CARD,
@@ -119,13 +126,20 @@ from .cards import (
     NUM_ELEMENTS,
     NUM_SPELLS,
     OVERLOAD,
+    OVERLOAD_PENALTY,
     PRAESTANTIA,
+    PRAESTANTIA_POINTS,
+    PRAESTANTIA_REINFORCED,
     PROPTER,
+    PROPTER_POINTS,
+    PROPTER_REINFORCED,
     QUI_FIERI_CARD,
     RECTUS,
     REMOVED_2P,
     REMOVED_SOLO_DEFAULT,
     ROUND_SIZES,
+    ROWS_MAJORITY_POINTS,
+    SET_POINTS,
     SOLO_EXTRA_REMOVED,
     SPECULUM,
     SPECULUM_CARD,
@@ -133,7 +147,10 @@ from .cards import (
     UNIVERSAL,
     VELOCITATIS,
     VICINARI,
+    VICINARI_POINTS,
+    VICINARI_REINFORCED,
     VIR_DIVES,
+    VIR_DIVES_STEPS,
     VITIUM,
     card_label,
 )
@@ -158,21 +175,13 @@ NUM_COLUMNS = NUM_ELEMENTS
 MAX_ROWS = 15  # a column holds at most its element's 13 cards and the 2 universal ones
 MAX_ROUNDS = 3
 START_CRYSTALS = 2
-OVERLOAD_PENALTY = 5
 STRICT_POOL, OVERLOAD_POOL = 3, 4
 NO_CARD = -1
 NO_SWAP, UNDECLARED = -1, -2
-# Points tables (index: crystals, or the number of surrounding cards).
-ACERVUS_POINTS = np.array([0, 2, 7, 13], np.int64)
-AMBIENTIA_BASIC = np.array([0, -1, -1, 3, 5], np.int64)
-AMBIENTIA_REINFORCED = np.array([0, 1, 1, 6, 9], np.int64)
-VICINARI_POINTS, VICINARI_REINFORCED = 5, 8
-PROPTER_POINTS, PROPTER_REINFORCED = 3, 6
-PRAESTANTIA_POINTS, PRAESTANTIA_REINFORCED = 6, 10
-ROWS_MAJORITY_POINTS = 6  # Rectus, Iniquus
-VIR_DIVES_STEPS = ((10, 9), (8, 5), (6, 3))  # (symbols at least, points), best first
-COLLIGIT_BONUS_EVERY, COLLIGIT_BONUS = 3, 2
-SET_POINTS = 2  # Collatio and Multus: per complete set
+# Points tables as arrays, for indexing (by crystals, or by cards around).
+ACERVUS_TABLE = np.array(ACERVUS_POINTS, np.int64)
+AMBIENTIA_BASIC_TABLE = np.array(AMBIENTIA_BASIC, np.int64)
+AMBIENTIA_REINFORCED_TABLE = np.array(AMBIENTIA_REINFORCED, np.int64)
 SOLO_RANKS = ((34, "Novice"), (45, "Apprentice"), (55, "Journeyman"), (65, "Adept"), (75, "Master"))
 TOP_RANK = "Archmage"
 
@@ -588,7 +597,7 @@ def _count_symbols(cfg, state):
             seat = loc - LOC_LAYOUT
             n = 1
             if CARD_KIND[c] == DUPLEX and not _is_imitation(cfg, seat):
-                n = 4 if state[S_CRYST + c] > 0 else 2
+                n = DUPLEX_REINFORCED_SYMBOLS if state[S_CRYST + c] > 0 else DUPLEX_SYMBOLS
             state[S_SYM + NUM_ELEMENTS * seat + state[S_SOURCE + state[S_COL + c]]] += n
 
 
@@ -728,7 +737,7 @@ def card_points(cfg, state, seat, card, help_a, help_b):
             points = PRAESTANTIA_REINFORCED if reinforced else PRAESTANTIA_POINTS
     elif kind == AMBIENTIA:
         n = _surrounding(state, seat, card)
-        points = AMBIENTIA_REINFORCED[n] if reinforced else AMBIENTIA_BASIC[n]
+        points = AMBIENTIA_REINFORCED_TABLE[n] if reinforced else AMBIENTIA_BASIC_TABLE[n]
     elif kind == VIR_DIVES:
         points = _vir_dives(_sym(state, seat, x) + _sym(state, seat, y))
     elif kind == MULTUS:
@@ -743,7 +752,7 @@ def card_points(cfg, state, seat, card, help_a, help_b):
         if _has_majority(cfg, state, seat, MAJ_INCOMPLETE_ROWS, 0):
             points = ROWS_MAJORITY_POINTS
     elif kind == ACERVUS:
-        points = ACERVUS_POINTS[state[S_CRYST + card]]
+        points = ACERVUS_TABLE[state[S_CRYST + card]]
     return points
 
 
@@ -1844,7 +1853,7 @@ def encode_observation(cfg, state, player, out):
                 out[cfg[OBS.universal_columns] + (NUM_UNIVERSAL * r + c - FIRST_UNIVERSAL) * NUM_COLUMNS + col] = 1.0
             n = 1
             if CARD_KIND[c] == DUPLEX and not _is_imitation(cfg, seat):
-                n = 4 if state[S_CRYST + c] > 0 else 2
+                n = DUPLEX_REINFORCED_SYMBOLS if state[S_CRYST + c] > 0 else DUPLEX_SYMBOLS
             out[cfg[OBS.symbols] + NUM_ELEMENTS * r + state[S_SOURCE + col]] += n
         elif loc == own_hand:
             out[cfg[OBS.hand] + c] = 1.0
