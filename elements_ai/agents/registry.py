@@ -7,7 +7,7 @@ defaults.
 >>> import elements_ai
 >>> from elements_ai.agents import list_bots, make_bot
 >>> sorted(list_bots())
-['ismcts', 'mcts', 'random', 'rules']
+['az', 'ismcts', 'mcts', 'ppo', 'random', 'rules']
 >>> list_bots()["ismcts"]
 {'sims': 1000, 'seconds': 0.0, 'c': 1.4, 'rollouts': 1, 'select': 'uct'}
 >>> game = elements_ai.load_game("elements")
@@ -27,7 +27,7 @@ import dataclasses
 import importlib
 from typing import Any
 
-from ..core.params import Param, ParameterError, at_least, int_range, one_of, parse_pairs, resolve
+from ..core.params import Check, Param, ParameterError, at_least, int_range, one_of, parse_pairs, resolve
 from .bots import KernelBot
 
 
@@ -62,6 +62,13 @@ _SELECT = {
     "select": Param("uct", "child selection: UCB1 ('uct') or prior-weighted ('puct')", one_of("uct", "puct")),
 }
 
+_CKPT = {
+    "ckpt": Param(
+        "", "a checkpoint file, or a training folder (its latest checkpoint)",
+        Check(lambda value: bool(value.strip()), "a path (ckpt=PATH is required)"),
+    ),
+}
+
 BOTS: dict[str, BotSpec] = {
     spec.name: spec
     for spec in (
@@ -89,6 +96,22 @@ BOTS: dict[str, BotSpec] = {
             "elements_ai.agents.bots:ISMCTSBot",
             "single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012)",
             {**_SEARCH, **_SELECT},
+        ),
+        BotSpec(
+            "ppo",
+            "elements_ai.selfplay.bots:PPOBot",
+            "a policy network trained by self-play PPO (elements-ai train --algorithm ppo; needs torch)",
+            {**_CKPT, "greedy": Param(False, "play the most likely action instead of sampling the policy")},
+        ),
+        BotSpec(
+            "az",
+            "elements_ai.selfplay.bots:AZBot",
+            "PUCT search guided by a network trained AlphaZero-style (perfect information; needs torch)",
+            {
+                **_CKPT,
+                "sims": Param(100, "simulations per move", int_range(1)),
+                "c": Param(1.5, "PUCT exploration constant (values are scaled to [0, 1])", at_least(0.0)),
+            },
         ),
     )
 }
