@@ -22,7 +22,7 @@ EXAMPLES = """examples:
 # Modules that add commands of their own: each defines ``register(commands)``, which
 # adds a sub-parser to ``commands`` and sets its ``run`` default to a function of the
 # parsed arguments returning the exit status.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("elements_ai.selfplay.commands",)
 
 
 def parse_params(name: str, pairs: list[str]) -> dict:

@@ -115,64 +115,52 @@ def evaluate(net: PolicyValueNet, game, opponent: str, games: int, seed: int, gr
     return mean_score(seat_scores(returns, owners == 0, game.config))
 
 
-class PPOTrainer:
-    """One PPO run on one game, writing checkpoints and its log to ``out``.
+class Collector:
+    """A self-play actor: ``num_envs`` games, the league, the fixed bots, and the seat draws.
 
-    A folder that already holds checkpoints is resumed from its latest one (its
-    hyperparameters and seed win; a game other than the checkpoint's is an error).
+    It plays with a copy of the learner's weights (``set_weights``) and returns the
+    learner's transitions with their advantages (``collect``). The learner holds one
+    (local backend) or several, one per Ray actor (``--backend ray``); each keeps its
+    own seeded streams, so a run is reproducible for a given number of actors.
     """
 
-    algorithm = "ppo"
-
-    def __init__(self, game, out: str | Path, config: PPOConfig | None = None, seed: int = 0,
-                 progress: bool = True, actors=None):
-        self.game = load_game(game) if isinstance(game, str) else game
-        self.out = Path(out)
-        self.progress = progress
-        self.actors = actors
-        existing = checkpoint.checkpoints(self.out)
-        saved = checkpoint.load(existing[-1], game=self.game, algorithm=self.algorithm) if existing else None
-        if saved is not None:
-            config = PPOConfig.from_dict(saved["config"])
-            seed = int(saved["seed"])
-        self.config = config = config or PPOConfig()
+    def __init__(self, game_string: str, config: dict[str, Any], seed: int, num_envs: int):
+        self.game = load_game(game_string)
+        self.config = cfg = PPOConfig.from_dict(config)
+        torch.set_num_threads(cfg.threads)
+        numba.set_num_threads(min(cfg.threads, numba.config.NUMBA_NUM_THREADS))
+        gc = self.game.config
         self.seed = int(seed)
-        torch.set_num_threads(config.threads)
-        # On a shared machine a parallel region waits for its slowest thread: one numba
-        # thread stepped small batches 5x faster than two on 2 busy cores.
-        numba.set_num_threads(min(config.threads, numba.config.NUMBA_NUM_THREADS))
-        torch.manual_seed(self.seed)
-        game_config = self.game.config
-        self.num_players = game_config.num_players
-        self.scale = max(abs(game_config.min_utility), abs(game_config.max_utility), 1e-9)
-        self.env = VecEnv(self.game.kernel, game_config, config.num_envs, seed=self.seed)
-        self.net = PolicyValueNet(game_config.info_size, game_config.num_actions, self.num_players, config.hidden)
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
+        self.num_envs = int(num_envs)
+        self.num_players = gc.num_players
+        self.scale = max(abs(gc.min_utility), abs(gc.max_utility), 1e-9)
+        self.env = VecEnv(self.game.kernel, gc, self.num_envs, seed=self.seed)
+        self.net = PolicyValueNet(gc.info_size, gc.num_actions, gc.num_players, cfg.hidden)
+        self.net.eval()
         self.generator = torch.Generator().manual_seed(self.seed)
         self.fixed: list[Player] = [
-            make_player(spec, self.env, self.game, self.seed + 1000 + k) for k, spec in enumerate(config.opponents)
+            make_player(spec, self.env, self.game, self.seed + 1000 + k) for k, spec in enumerate(cfg.opponents)
         ]
         self.league: list[NetPlayer] = []
         self.league_iterations: list[int] = []
-        self.owners = np.full((config.num_envs, self.num_players), LEARNER, np.int64)
-        self.iteration = 0
-        self.env_steps = 0
-        self.log: list[dict[str, float]] = []
-        if saved is not None:
-            self._restore(saved)
-        else:
-            self._snapshot()
-            self._draw_owners(np.arange(config.num_envs))
+        self.owners = np.full((self.num_envs, self.num_players), LEARNER, np.int64)
 
-    # --- the league --------------------------------------------------------------------
+    def start(self, weights: dict[str, torch.Tensor]) -> None:
+        """The first league member (the initial policy) and the first seat draws."""
+        self.set_weights(weights)
+        self.snapshot(0)
+        self._draw_owners(np.arange(self.num_envs))
 
-    def _snapshot(self) -> None:
+    def set_weights(self, weights: dict[str, torch.Tensor]) -> None:
+        self.net.load_state_dict(weights)
+
+    def snapshot(self, iteration: int) -> None:
+        """Freezes the current weights into the league (the oldest leaves past ``league_size``)."""
         frozen = PolicyValueNet(**self.net.architecture())
         frozen.load_state_dict(self.net.state_dict())
         frozen.eval()
-        member = NetPlayer(frozen, seed=self.seed + 7919 * (self.iteration + 1), name=f"it{self.iteration}")
-        self.league.append(member)
-        self.league_iterations.append(self.iteration)
+        self.league.append(NetPlayer(frozen, seed=self.seed + 7919 * (iteration + 1), name=f"it{iteration}"))
+        self.league_iterations.append(int(iteration))
         if len(self.league) > self.config.league_size:
             self.league.pop(0)
             self.league_iterations.pop(0)
@@ -201,14 +189,12 @@ class PPOTrainer:
             self.owners[row] = opponent
             self.owners[row, seats[k]] = LEARNER
 
-    # --- one iteration -----------------------------------------------------------------
-
-    def _collect(self):
+    def collect(self) -> dict[str, Any]:
         """Plays ``rollout_steps`` vector steps; returns the learner's transitions and advantages."""
         env, cfg, net = self.env, self.config, self.net
-        steps, num_envs, players = cfg.rollout_steps, cfg.num_envs, self.num_players
+        steps, num_envs, players = cfg.rollout_steps, self.num_envs, self.num_players
         every = np.arange(num_envs)
-        learner_rows, movers, values = [], [], np.zeros((steps, num_envs), np.float32)
+        learner_rows, values = [], np.zeros((steps, num_envs), np.float32)
         infos, masks, actions_taken, log_probs = [], [], [], []
         done = np.zeros((steps, num_envs), np.bool_)
         final = np.zeros((steps, num_envs, players), np.float32)
@@ -245,7 +231,6 @@ class PPOTrainer:
                 games += len(finished)
                 env.reset(env.terminated)
                 self._draw_owners(finished)
-        self.env_steps += steps * num_envs
 
         # Each learner seat still in a game is valued from its own information state.
         next_value = np.zeros((num_envs, players), np.float32)
@@ -275,16 +260,144 @@ class PPOTrainer:
             next_value[rows, who] = values[t, rows]
             next_adv[rows, who] = adv
             pending[rows, who] = 0.0
+        empty = not learner_rows
+        gc = self.game.config
         return {
-            "info": np.concatenate(infos) if infos else np.zeros((0, self.env.config.info_size), np.float32),
-            "mask": np.concatenate(masks) if masks else np.zeros((0, self.env.num_actions), np.bool_),
-            "action": np.concatenate(actions_taken) if actions_taken else np.zeros(0, np.int64),
-            "log_prob": np.concatenate(log_probs) if log_probs else np.zeros(0, np.float32),
-            "value": np.concatenate([values[t, rows] for t, rows, _ in learner_rows]) if learner_rows
-            else np.zeros(0, np.float32),
-            "advantage": np.concatenate(advantages).astype(np.float32) if advantages else np.zeros(0, np.float32),
+            "info": np.zeros((0, gc.info_size), np.float32) if empty else np.concatenate(infos),
+            "mask": np.zeros((0, gc.num_actions), np.bool_) if empty else np.concatenate(masks),
+            "action": np.zeros(0, np.int64) if empty else np.concatenate(actions_taken),
+            "log_prob": np.zeros(0, np.float32) if empty else np.concatenate(log_probs),
+            "value": np.zeros(0, np.float32) if empty else np.concatenate([values[t, r] for t, r, _ in learner_rows]),
+            "advantage": np.zeros(0, np.float32) if empty else np.concatenate(advantages).astype(np.float32),
             "games": games,
+            "env_steps": steps * num_envs,
         }
+
+    def collect_with(self, weights: dict[str, torch.Tensor]) -> dict[str, Any]:
+        """``collect`` with the learner's current weights (one round trip per iteration)."""
+        self.set_weights(weights)
+        return self.collect()
+
+    def snapshot_with(self, weights: dict[str, torch.Tensor], iteration: int) -> None:
+        self.set_weights(weights)
+        self.snapshot(iteration)
+
+    def state(self) -> dict[str, Any]:
+        env = self.env
+        return {
+            "generator": self.generator.get_state(),
+            "league": [member.net.state_dict() for member in self.league],
+            "league_players": [member.state() for member in self.league],
+            "league_iterations": list(self.league_iterations),
+            "fixed_players": [player.state() for player in self.fixed],
+            "owners": torch.from_numpy(self.owners.copy()),
+            "env": {
+                "states": torch.from_numpy(env.states.copy()),
+                # The env's streams: VecEnv has no public accessor for them.
+                "rng": torch.from_numpy(env._rng.view(np.int64).copy()),
+                **{name: torch.from_numpy(getattr(env, name).copy()) for name in ENV_VIEWS},
+            },
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        self.generator.set_state(state["generator"])
+        self.league, self.league_iterations = [], []
+        for weights, player_state, iteration in zip(state["league"], state["league_players"],
+                                                    state["league_iterations"]):
+            frozen = PolicyValueNet(**self.net.architecture())
+            frozen.load_state_dict(weights)
+            frozen.eval()
+            member = NetPlayer(frozen, name=f"it{iteration}")
+            member.load_state(player_state)
+            self.league.append(member)
+            self.league_iterations.append(int(iteration))
+        for player, player_state in zip(self.fixed, state["fixed_players"]):
+            player.load_state(player_state)
+        self.owners[:] = state["owners"].numpy()
+        env, saved_env = self.env, state["env"]
+        # The env's arrays are written in place, never replaced: restore them so.
+        env.states[:] = saved_env["states"].numpy()
+        env._rng[:] = saved_env["rng"].numpy().view(np.uint64)
+        for name in ENV_VIEWS:
+            getattr(env, name)[:] = saved_env[name].numpy()
+
+
+ENV_VIEWS = ("current_player", "legal_mask", "chance_probs", "terminated", "returns")
+
+
+class _LocalActors:
+    """Collectors in this process (the default backend)."""
+
+    def __init__(self, collectors: list[Collector]):
+        self.collectors = collectors
+
+    def call(self, method: str, *args) -> list[Any]:
+        return [getattr(c, method)(*args) for c in self.collectors]
+
+    def call_one(self, k: int, method: str, *args) -> Any:
+        return getattr(self.collectors[k], method)(*args)
+
+
+class PPOTrainer:
+    """One PPO run on one game, writing checkpoints and its log to ``out``.
+
+    A folder that already holds checkpoints is resumed from its latest one (its
+    hyperparameters, seed and number of actors win; a game other than the
+    checkpoint's is an error). ``backend="ray"`` runs ``actors`` collectors as Ray
+    actors (self-play spread over a cluster) and learns here.
+    """
+
+    algorithm = "ppo"
+
+    def __init__(self, game, out: str | Path, config: PPOConfig | None = None, seed: int = 0,
+                 progress: bool = True, backend: str = "local", actors: int = 1):
+        self.game = load_game(game) if isinstance(game, str) else game
+        self.out = Path(out)
+        self.progress = progress
+        existing = checkpoint.checkpoints(self.out)
+        saved = checkpoint.load(existing[-1], game=self.game, algorithm=self.algorithm) if existing else None
+        if saved is not None:
+            config = PPOConfig.from_dict(saved["config"])
+            seed = int(saved["seed"])
+            actors = len(saved["trainer"]["collectors"])
+        self.config = config = config or PPOConfig()
+        self.seed = int(seed)
+        actors = int(actors)
+        if actors < 1 or config.num_envs % actors:
+            raise ValueError(f"actors must divide num_envs={config.num_envs}, got {actors}")
+        torch.set_num_threads(config.threads)
+        # On a shared machine a parallel region waits for its slowest thread: one numba
+        # thread stepped small batches 5x faster than two on 2 busy cores.
+        numba.set_num_threads(min(config.threads, numba.config.NUMBA_NUM_THREADS))
+        torch.manual_seed(self.seed)
+        gc = self.game.config
+        self.num_players = gc.num_players
+        self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
+        self.generator = torch.Generator().manual_seed(self.seed)
+        self.iteration = 0
+        self.env_steps = 0
+        self.log: list[dict[str, float]] = []
+        # One actor's seed is the run's seed, so the local backend plays as documented.
+        seeds = [self.seed if k == 0 else self.seed + 104729 * k for k in range(actors)]
+        args = [(str(self.game), config.to_dict(), s, config.num_envs // actors) for s in seeds]
+        if backend == "ray":
+            from .distributed import RayActors
+
+            self.actors = RayActors(Collector, args)
+        elif backend == "local":
+            self.actors = _LocalActors([Collector(*a) for a in args])
+        else:
+            raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+        if saved is not None:
+            self._restore(saved)
+        else:
+            self.actors.call("start", self.net.state_dict())
+
+    @property
+    def collector(self) -> Collector:
+        """The (first) local collector: its env, league and players."""
+        return self.actors.collectors[0]
 
     def _update(self, batch) -> dict[str, float]:
         cfg, net = self.config, self.net
@@ -330,14 +443,13 @@ class PPOTrainer:
     def evaluate(self) -> dict[str, float]:
         """Scores of the current policy against ``eval_opponents`` (fixed seeds: comparable over time)."""
         row = {}
-        was_training = self.net.training
         self.net.eval()
         for k, spec in enumerate(self.config.eval_opponents):
             if spec == "rules" and self.game.kernel.heuristic is None:
                 continue
             score, low, high = evaluate(self.net, self.game, spec, self.config.eval_games, self.seed + 100 + k)
             row[f"score_{spec}"], row[f"score_{spec}_low"], row[f"score_{spec}_high"] = score, low, high
-        self.net.train(was_training)
+        self.net.train()
         return row
 
     def train(self, steps: int) -> dict[str, float]:
@@ -351,14 +463,20 @@ class PPOTrainer:
         row: dict[str, float] = self.log[-1] if self.log else {}
         start = time.perf_counter()
         saved_at = self.iteration
-        while self.env_steps + per_iteration <= max(steps, per_iteration) and self.env_steps < steps:
-            batch = self._collect()
+        while self.env_steps < steps:
+            weights = self.net.state_dict()
+            batches = self.actors.call("collect_with", weights)
+            batch = {key: np.concatenate([b[key] for b in batches]) for key in batches[0]
+                     if key not in ("games", "env_steps")}
+            self.env_steps += sum(b["env_steps"] for b in batches)
+            self.net.train()
             stats = self._update(batch)
             self.iteration += 1
             if self.iteration % cfg.snapshot_every == 0:
-                self._snapshot()
-            row = {"iteration": self.iteration, "env_steps": self.env_steps, "games": batch["games"],
-                   "transitions": len(batch["action"]), "seconds": time.perf_counter() - start, **stats}
+                self.actors.call("snapshot_with", self.net.state_dict(), self.iteration)
+            row = {"iteration": self.iteration, "env_steps": self.env_steps,
+                   "games": sum(b["games"] for b in batches), "transitions": len(batch["action"]),
+                   "seconds": time.perf_counter() - start, **stats}
             if cfg.eval_every and self.iteration % cfg.eval_every == 0:
                 row.update(self.evaluate())
             self.log.append(row)
@@ -376,7 +494,6 @@ class PPOTrainer:
     # --- checkpoints -----------------------------------------------------------------
 
     def payload(self) -> dict[str, Any]:
-        env = self.env
         return {
             "algorithm": self.algorithm,
             "game": str(self.game),
@@ -389,20 +506,7 @@ class PPOTrainer:
             "trainer": {
                 "optimizer": self.optimizer.state_dict(),
                 "generator": self.generator.get_state(),
-                "league": [member.net.state_dict() for member in self.league],
-                "league_players": [member.state() for member in self.league],
-                "league_iterations": list(self.league_iterations),
-                "fixed_players": [player.state() for player in self.fixed],
-                "owners": torch.from_numpy(self.owners.copy()),
-                "env": {
-                    "states": torch.from_numpy(env.states.copy()),
-                    "rng": torch.from_numpy(env._rng.view(np.int64).copy()),
-                    "current_player": torch.from_numpy(env.current_player.copy()),
-                    "legal_mask": torch.from_numpy(env.legal_mask.copy()),
-                    "chance_probs": torch.from_numpy(env.chance_probs.copy()),
-                    "terminated": torch.from_numpy(env.terminated.copy()),
-                    "returns": torch.from_numpy(env.returns.copy()),
-                },
+                "collectors": self.actors.call("state"),
                 "log": self.log,
             },
         }
@@ -423,26 +527,8 @@ class PPOTrainer:
             self.generator.set_state(state["generator"])
             self.iteration = int(saved["iteration"])
             self.env_steps = int(saved["env_steps"])
-            self.league, self.league_iterations = [], []
-            for weights, player_state, iteration in zip(
-                state["league"], state["league_players"], state["league_iterations"]
-            ):
-                frozen = PolicyValueNet(**self.net.architecture())
-                frozen.load_state_dict(weights)
-                frozen.eval()
-                member = NetPlayer(frozen, name=f"it{iteration}")
-                member.load_state(player_state)
-                self.league.append(member)
-                self.league_iterations.append(int(iteration))
-            for player, player_state in zip(self.fixed, state["fixed_players"]):
-                player.load_state(player_state)
-            self.owners[:] = state["owners"].numpy()
-            env, saved_env = self.env, state["env"]
-            # The env's arrays are written in place, never replaced: restore them so.
-            env.states[:] = saved_env["states"].numpy()
-            env._rng[:] = saved_env["rng"].numpy().view(np.uint64)
-            for name in ("current_player", "legal_mask", "chance_probs", "terminated", "returns"):
-                getattr(env, name)[:] = saved_env[name].numpy()
+            for k, collector_state in enumerate(state["collectors"]):
+                self.actors.call_one(k, "load_state", collector_state)
             self.log = list(state["log"])
         except (KeyError, RuntimeError, ValueError, TypeError) as error:
             raise checkpoint.CheckpointError(
