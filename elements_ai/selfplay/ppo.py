@@ -557,7 +557,8 @@ def plot_log(table: pd.DataFrame, path: Path) -> None:
         if key in table:
             axes[0].plot(x, table[key], label=key)
     axes[0].set_title("losses")
-    axes[0].legend()
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend()
     if "entropy" in table:
         axes[1].plot(x, table["entropy"])
     axes[1].set_title("policy entropy (legal actions)")
