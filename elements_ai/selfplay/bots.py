@@ -90,7 +90,7 @@ def network_evaluator(net: PolicyValueNet, game):
         encode(config.cfg, np.ascontiguousarray(states), np.ascontiguousarray(players, np.int64), info)
         with torch.no_grad():
             logits, values = net(torch.from_numpy(info))
-            priors = masked_probs(logits, torch.from_numpy(np.ascontiguousarray(masks))).double().numpy()
+            priors = masked_probs(logits.double(), torch.from_numpy(np.ascontiguousarray(masks))).numpy()
         relative = np.clip(values.double().numpy() * bound, config.min_utility, config.max_utility)
         returns = np.empty_like(relative)
         for k in range(players_count):
@@ -118,7 +118,8 @@ class PPOBot(KernelBot):
         mask[state.legal_actions()] = True
         with torch.no_grad():
             logits, _ = self.net(info)
-            probs = masked_probs(logits, torch.from_numpy(mask)[None])[0].double().numpy()
+            # In float64, so that the policy sums to 1 as exactly as a solver's does.
+            probs = masked_probs(logits.double(), torch.from_numpy(mask)[None])[0].numpy()
         return probs
 
     def _policy_and_action(self, state):
