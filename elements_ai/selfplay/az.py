@@ -217,6 +217,20 @@ class AlphaZeroTrainer:
         self.net.train()
         return row
 
+    def step(self) -> dict[str, float]:
+        """One iteration: searched self-play moves, then learning; returns its log row."""
+        start = time.perf_counter()
+        games = self._play()
+        self.net.train()
+        stats = self._learn()
+        self.iteration += 1
+        row = {"iteration": self.iteration, "env_steps": self.env_steps, "games": games,
+               "positions": int(self.buffer["ready"].sum()), "seconds": time.perf_counter() - start, **stats}
+        if self.config.eval_every and self.iteration % self.config.eval_every == 0:
+            row.update(self.evaluate())
+        self.log.append(row)
+        return row
+
     def train(self, steps: int) -> dict[str, float]:
         """Trains until ``steps`` env steps (moves) in all; returns the last log row."""
         cfg, steps = self.config, int(steps)
@@ -224,17 +238,9 @@ class AlphaZeroTrainer:
         bar = tqdm(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
                    desc=f"az {self.game.kernel.short_name}")
         row: dict[str, float] = self.log[-1] if self.log else {}
-        start, saved_at = time.perf_counter(), self.iteration
+        saved_at = self.iteration
         while self.env_steps < steps:
-            games = self._play()
-            self.net.train()
-            stats = self._learn()
-            self.iteration += 1
-            row = {"iteration": self.iteration, "env_steps": self.env_steps, "games": games,
-                   "positions": int(self.buffer["ready"].sum()), "seconds": time.perf_counter() - start, **stats}
-            if cfg.eval_every and self.iteration % cfg.eval_every == 0:
-                row.update(self.evaluate())
-            self.log.append(row)
+            row = self.step()
             bar.update(per_iteration)
             if self.iteration % cfg.checkpoint_every == 0:
                 self.save()

@@ -74,6 +74,9 @@ class PPOConfig:
     snapshot_every: int = 10  # iterations between snapshots
     opponents: tuple[str, ...] = ()  # fixed bots in the league (bot specs)
     fixed_share: float = 0.5  # of the league games, the share against a fixed bot
+    imitate: str = ""  # a bot spec whose moves the policy first learns to copy ("" : none)
+    imitation_steps: int = 0  # env steps of its self-play games to copy (not counted in ``steps``)
+    imitation_epochs: int = 4
     eval_opponents: tuple[str, ...] = ("random", "rules")
     eval_games: int = 200
     eval_every: int = 10  # iterations between evaluations (0: never)
@@ -89,6 +92,8 @@ class PPOConfig:
                      "threads", "keep_checkpoints"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"PPOConfig.{name} must be at least 1, got {getattr(self, name)!r}")
+        if self.imitate and self.imitation_steps < 1:
+            raise ValueError(f"PPOConfig.imitate={self.imitate!r} needs imitation_steps >= 1")
         for name in ("self_play", "fixed_share", "gae_lambda", "gamma"):
             if not 0.0 <= float(getattr(self, name)) <= 1.0:
                 raise ValueError(f"PPOConfig.{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -440,6 +445,65 @@ class PPOTrainer:
                 stats["entropy"].append(float(entropy.detach()))
         return {key: float(np.mean(values)) for key, values in stats.items()}
 
+    def step(self) -> dict[str, float]:
+        """One iteration: self-play, learning, a league snapshot and an evaluation when due; returns its log row."""
+        cfg = self.config
+        start = time.perf_counter()
+        batches = self.actors.call("collect_with", self.net.state_dict())
+        batch = {key: np.concatenate([b[key] for b in batches]) for key in batches[0]
+                 if key not in ("games", "env_steps")}
+        self.env_steps += sum(b["env_steps"] for b in batches)
+        self.net.train()
+        stats = self._update(batch)
+        self.iteration += 1
+        if self.iteration % cfg.snapshot_every == 0:
+            self.actors.call("snapshot_with", self.net.state_dict(), self.iteration)
+        row = {"iteration": self.iteration, "env_steps": self.env_steps,
+               "games": sum(b["games"] for b in batches), "transitions": len(batch["action"]),
+               "seconds": time.perf_counter() - start, **stats}
+        if cfg.eval_every and self.iteration % cfg.eval_every == 0:
+            row.update(self.evaluate())
+        self.log.append(row)
+        return row
+
+    def _imitate(self) -> dict[str, float]:
+        """Behaviour cloning before self-play: the policy learns the moves of ``imitate``
+        in games it plays against itself (AlphaStar's supervised start, on a bot)."""
+        cfg = self.config
+        env = VecEnv(self.game.kernel, self.game.config, cfg.num_envs, seed=self.seed + 3)
+        teacher = make_player(cfg.imitate, env, self.game, self.seed + 4)
+        infos, masks, actions = [], [], []
+        every = np.arange(cfg.num_envs)
+        for _ in range(max(1, cfg.imitation_steps // cfg.num_envs)):
+            infos.append(encode_rows(env, every))
+            masks.append(env.legal_mask.copy())
+            actions.append(teacher.act(env, every))
+            env.step(actions[-1])
+            if env.terminated.any():
+                env.reset(env.terminated)
+        info, mask = torch.from_numpy(np.concatenate(infos)), torch.from_numpy(np.concatenate(masks))
+        action = torch.from_numpy(np.concatenate(actions))
+        n = len(action)
+        size = max(1, n // (4 * cfg.minibatches))
+        losses = []
+        self.net.train()
+        for _ in range(cfg.imitation_epochs):
+            order = torch.randperm(n, generator=self.generator)
+            for start in range(0, n, size):
+                idx = order[start : start + size]
+                logits, _ = self.net(info[idx])
+                loss = -masked_log_probs(logits, mask[idx]).gather(1, action[idx, None]).mean()
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+                losses.append(float(loss.detach()))
+        self.actors.call("snapshot_with", self.net.state_dict(), 0)
+        row = {"iteration": 0, "env_steps": 0, "imitation_steps": n, "imitation_loss": float(np.mean(losses[-10:]))}
+        if cfg.eval_every:
+            row.update(self.evaluate())
+        return row
+
     def evaluate(self) -> dict[str, float]:
         """Scores of the current policy against ``eval_opponents`` (fixed seeds: comparable over time)."""
         row = {}
@@ -461,28 +525,14 @@ class PPOTrainer:
         bar = tqdm(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
                    desc=f"ppo {self.game.kernel.short_name}")
         row: dict[str, float] = self.log[-1] if self.log else {}
-        start = time.perf_counter()
         saved_at = self.iteration
+        if cfg.imitate and self.iteration == 0 and not self.log:
+            self.log.append(self._imitate())
         while self.env_steps < steps:
-            weights = self.net.state_dict()
-            batches = self.actors.call("collect_with", weights)
-            batch = {key: np.concatenate([b[key] for b in batches]) for key in batches[0]
-                     if key not in ("games", "env_steps")}
-            self.env_steps += sum(b["env_steps"] for b in batches)
-            self.net.train()
-            stats = self._update(batch)
-            self.iteration += 1
-            if self.iteration % cfg.snapshot_every == 0:
-                self.actors.call("snapshot_with", self.net.state_dict(), self.iteration)
-            row = {"iteration": self.iteration, "env_steps": self.env_steps,
-                   "games": sum(b["games"] for b in batches), "transitions": len(batch["action"]),
-                   "seconds": time.perf_counter() - start, **stats}
-            if cfg.eval_every and self.iteration % cfg.eval_every == 0:
-                row.update(self.evaluate())
-            self.log.append(row)
+            row = self.step()
             bar.update(per_iteration)
             scores = {k[6:]: f"{v:.2f}" for k, v in row.items() if k.startswith("score_") and k.count("_") == 1}
-            bar.set_postfix(entropy=f"{stats.get('entropy', 0):.2f}", **scores)
+            bar.set_postfix(entropy=f"{row.get('entropy', 0):.2f}", **scores)
             if self.iteration % cfg.checkpoint_every == 0:
                 self.save()
                 saved_at = self.iteration
