@@ -13,6 +13,7 @@ from . import GAMES, get_kernel, load_game
 from .core.params import ParameterError, parse_pairs
 
 EXAMPLES = """examples:
+  elements-ai tournament                              rate random, rules, MCTS and IS-MCTS on elements
   elements-ai games                                   the games, their parameters and allowed values
   elements-ai demo elements                           a game between two random players
   elements-ai demo elements --seed 3 -p single_round=true
@@ -22,7 +23,7 @@ EXAMPLES = """examples:
 # Modules that add commands of their own: each defines ``register(commands)``, which
 # adds a sub-parser to ``commands`` and sets its ``run`` default to a function of the
 # parsed arguments returning the exit status.
-COMMAND_MODULES: tuple[str, ...] = ("elements_ai.selfplay.commands",)
+COMMAND_MODULES: tuple[str, ...] = ("elements_ai.eval.commands", "elements_ai.selfplay.commands")
 
 
 def parse_params(name: str, pairs: list[str]) -> dict:

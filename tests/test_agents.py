@@ -445,7 +445,7 @@ def test_make_bot_builds_the_named_bot_with_its_parameters():
     [
         ("", "empty"),
         ("alphazero", "unknown bot 'alphazero'; bots are random, rules, mcts, ismcts"),
-        ("mcts:simz=10", "(mcts): unknown parameter 'simz'; parameters are c, rollouts, seconds, select, sims"),
+        ("mcts:simz=10", "(mcts): unknown parameter 'simz'; parameters are c, depth, rollout, rollouts, seconds, select, sims"),
         ("random:sims=10", "(random): unknown parameter 'sims'; parameters are none"),
         ("mcts:sims", "'sims' must look like name=value"),
         ("mcts:sims=ten", "(mcts): parameter sims must be an integer, got 'ten'"),
@@ -486,13 +486,6 @@ def test_search_benchmark_quick(tmp_path):
     start = time.perf_counter()
     tables = bench.main(["--quick", "--out", str(tmp_path)])
     assert time.perf_counter() - start < 60
-    for name in ("search_speed.csv", "search_strength.csv", "search_scaling.csv"):
-        assert (tmp_path / name).read_text().count("\n") > 1
+    assert (tmp_path / "search_speed.csv").read_text().count("\n") > 1
     ratios = [row[6] for row in tables["speed"] if row[0] == "elements"]
     assert len(ratios) == 2 and all(r > 10 for r in ratios)
-    mcts_vs_random = [row for row in tables["strength"] if row[0] == "elements" and row[1].startswith("mcts")
-                      and row[2] == "random"]
-    assert mcts_vs_random and 0 <= mcts_vs_random[0][4] <= 1
-    assert bench.wilson(0, 10)[0] == 0.0 and bench.wilson(10, 10)[1] == 1.0
-    low, high = bench.wilson(5, 10)
-    assert low < 0.5 < high and round(low, 3) == 0.237

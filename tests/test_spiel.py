@@ -41,3 +41,20 @@ def test_clone_is_independent(name):
     before = str(state)
     copy.apply_action(copy.legal_actions()[0])
     assert str(state) == before and len(copy.history()) == len(state.history()) + 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_illegal_action_is_refused_naming_the_legal_ones_by_their_strings(name):
+    game = elements_ai.load_game(name)
+    state = random_states(game, 1, seed=4)[0]
+    player = state.current_player()
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    before = str(state)
+    with pytest.raises(ValueError) as error:
+        state.apply_action(illegal)
+    assert str(state) == before
+    message = str(error.value)
+    assert f"illegal action for player {player} {illegal}" in message
+    for action in legal:
+        assert f"{action} ({state.action_to_string(player, action)})" in message

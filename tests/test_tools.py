@@ -1,5 +1,6 @@
 """The user-facing tools run: the CLI, the newcomer's notebook and every benchmark."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -44,16 +45,44 @@ def test_cli_errors_name_the_problem(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_cli_lists_the_games(capsys):
+def test_cli_lists_the_games_with_their_allowed_values(capsys):
     assert cli.main(["games"]) == 0
     out = capsys.readouterr().out
     for name in elements_ai.GAMES:
         assert f"{name}: " in out
+    assert "hand_size = 6: cards dealt to each player; an integer from 1 to 100" in out
+    assert "single_round = False: " in out and "; true or false" in out
+
+
+def test_cli_lists_the_agents(capsys):
+    assert cli.main(["agents"]) == 0
+    out = capsys.readouterr().out
+    assert "ismcts: " in out and "sims=1000" in out
+
+
+def test_the_package_runs_as_a_module_and_its_help_shows_examples():
+    result = subprocess.run([sys.executable, "-m", "elements_ai", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "examples:" in result.stdout and "elements-ai demo elements --seed 3" in result.stdout
+
+
+def test_a_closed_output_pipe_ends_the_command_quietly():
+    # As with `elements-ai demo elements | head`: the reader has gone before the
+    # command writes (a pipe whose read end is closed), so every write fails.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        command = [sys.executable, "-m", "elements_ai", "demo", "elements"]
+        result = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 0 and result.stderr == ""
 
 
 def test_quickstart_notebook_runs():
-    nbformat = pytest.importorskip("nbformat", reason="part of the test extra")
-    nbclient = pytest.importorskip("nbclient", reason="part of the test extra")
+    import nbclient
+    import nbformat
+
     notebook = nbformat.read(ROOT / "notebooks" / "quickstart.ipynb", as_version=4)
     nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
     outputs = "".join(

@@ -36,17 +36,6 @@ class Views(NamedTuple):
 # --- numba over the batch ---------------------------------------------------------------
 
 @generic(inline="always")
-def _settle(cfg, state, rng, i, probs):
-    """Samples chance outcomes until a player is to move or the game is over."""
-    player = rules.current_player(cfg, state)
-    while player == CHANCE:
-        rules.chance_outcomes(cfg, state, probs)
-        rules.apply(cfg, state, sample_index(probs, probs.shape[0], uniform(rng, i)))
-        player = rules.current_player(cfg, state)
-    return player
-
-
-@generic(inline="always")
 def _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets):
     """Writes env ``i``'s views after its state changed."""
     players[i] = player
@@ -60,22 +49,6 @@ def _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, re
     else:
         fill(chance_probs[i], 0.0)
     rules.returns(cfg, state, rets[i])
-
-
-@generic(parallel=True, no_runtime=True)
-def batch_reset(cfg, states, which, rng, auto_chance, views):
-    # Unpacked before the parallel loop: read inside it, a record's arrays were not
-    # always written through (numba 0.68's parallel lowering).
-    players, masks, chance_probs, terminated, rets = views
-    for i in nb.prange(states.shape[0]):
-        if not which[i]:
-            continue
-        state = states[i]
-        rules.init(cfg, state)
-        player = rules.current_player(cfg, state)
-        if auto_chance and player == CHANCE:
-            player = _settle(cfg, state, rng, i, chance_probs[i])  # the row is rewritten after
-        _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
 
 @nb.njit(cache=True, inline="always")
@@ -117,23 +90,33 @@ def first_illegal(actions, players, masks, chance_probs):
 
 
 @generic(parallel=True, no_runtime=True)
-def batch_step(cfg, states, actions, rng, auto_chance, autoreset, views):
-    """Applies ``actions[i]`` to every unfinished env (already validated).
-
-    A finished env ignores its action; with ``autoreset`` it starts a new game.
+def batch_step(cfg, states, actions, restart, rng, auto_chance, autoreset, views):
+    """Advances every env: a new game where ``restart`` (or, with ``autoreset``, where
+    the game is over), else the (validated) action where it is not negative and the
+    game goes on; then, with ``auto_chance``, chance outcomes until a player is to move.
     """
-    players, masks, chance_probs, terminated, rets = views  # before the loop: see batch_reset
+    # Unpacked before the parallel loop: read inside it, a record's arrays were not
+    # always written through (numba 0.68's parallel lowering).
+    players, masks, chance_probs, terminated, rets = views
     for i in nb.prange(states.shape[0]):
         state = states[i]
-        if players[i] == TERMINAL:
-            if not autoreset:
-                continue
+        action = actions[i]
+        if restart[i] or (autoreset and players[i] == TERMINAL):
             rules.init(cfg, state)
-        else:
-            rules.apply(cfg, state, actions[i])
-        player = rules.current_player(cfg, state)
-        if auto_chance and player == CHANCE:
-            player = _settle(cfg, state, rng, i, chance_probs[i])  # the row is rewritten after
+            action = -1
+        elif action < 0 or players[i] == TERMINAL:
+            continue
+        # One call of apply, for the action and the chance outcomes after it: the
+        # kernel's apply is inlined, and each copy costs compile time.
+        probs = chance_probs[i]  # its row is rewritten after
+        while True:
+            if action >= 0:
+                rules.apply(cfg, state, action)
+            player = rules.current_player(cfg, state)
+            if not (auto_chance and player == CHANCE):
+                break
+            rules.chance_outcomes(cfg, state, probs)
+            action = sample_index(probs, probs.shape[0], uniform(rng, i))
         _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
 
@@ -206,7 +189,6 @@ class VecEnv:
         self.autoreset = bool(autoreset)
         self._cfg = config.cfg
         # The batch functions compiled for this game, looked up once.
-        self._reset = batch_reset[kernel]
         self._step = batch_step[kernel]
         self._sample = batch_sample_actions[kernel]
         self._encode_observation = batch_encode_observation[kernel]
@@ -220,6 +202,8 @@ class VecEnv:
         self.returns = np.zeros((b, config.num_players), np.float64)
         # The arrays above are written in place and never replaced.
         self._views = Views(self.current_player, self.legal_mask, self.chance_probs, self.terminated, self.returns)
+        self._no_actions = np.full(b, -1, np.int64)
+        self._no_restart = np.zeros(b, np.bool_)
         self.seed(seed)
         self.reset()
 
@@ -239,7 +223,7 @@ class VecEnv:
     def reset(self, mask: np.ndarray | None = None) -> None:
         """Starts new games in every env, or only where ``mask`` (B,) is True."""
         which = np.ones(self.num_envs, np.bool_) if mask is None else self._batch(mask, np.bool_, "mask")
-        self._reset(self._cfg, self.states, which, self._rng, self.auto_chance, self._views)
+        self._step(self._cfg, self.states, self._no_actions, which, self._rng, self.auto_chance, False, self._views)
 
     def step(self, actions: np.ndarray) -> None:
         """Applies ``actions`` (B,) to every unfinished env; finished envs ignore theirs
@@ -254,7 +238,7 @@ class VecEnv:
         if bad >= 0:
             raise ValueError(self._illegal_message(int(bad), int(actions[bad])))
         self._step(
-            self._cfg, self.states, actions, self._rng, self.auto_chance, self.autoreset, self._views
+            self._cfg, self.states, actions, self._no_restart, self._rng, self.auto_chance, self.autoreset, self._views
         )
 
     def sample_actions(self) -> np.ndarray:

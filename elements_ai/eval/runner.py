@@ -1,0 +1,519 @@
+"""Playing a tournament: the schedule's games over processes or Ray, recorded as they end.
+
+``tournament`` plays every game of the schedule (``schedule.py``) that its results
+folder does not hold yet, appending one row to ``games.csv`` as each game ends; a
+stopped tournament therefore resumes where it stopped. When all are played the rows
+are rewritten in schedule order, so a finished ``games.csv`` is the same, byte for
+byte, for the same tournament (its ``seconds`` column, the wall time of each game,
+aside), whatever the number of workers, the backend or the interruptions.
+
+What reproduces, for the same settings and package versions: ``games.csv`` but for
+its ``seconds`` column, ``tournament.json``, and the report made from them
+(``ratings.csv``, ``pairwise.csv``, ``sprt.txt`` and the PNG plots, whose bootstrap
+is seeded with the tournament's seed and whose metadata carry no version or date),
+byte for byte. Agents limited by time (``seconds=`` in a spec) play differently on
+another machine or under another load, and so do their games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import dataclasses
+import functools
+import hashlib
+import io
+import json
+import multiprocessing
+import os
+import pathlib
+import signal
+import time
+from collections.abc import Iterable, Iterator, Sequence
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from .. import load_game
+from ..agents import make_bot, play_game
+from ..core.params import ParameterError
+from .schedule import MODES, ScheduledGame, build_schedule
+from .sprt import SPRT
+
+CONFIG_FILE = "tournament.json"
+GAMES_FILE = "games.csv"
+GAMES_COLUMNS = (
+    "index", "table", "deal", "seating", "game", "seed", "seats", "agents", "bot_seeds", "returns", "length",
+    "seconds",
+)
+BACKENDS = ("local", "ray")
+# Bump when the schedule, the seeds or games.csv change meaning: a results folder
+# written under another format is then refused instead of mixed in.
+FORMAT = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentConfig:
+    """What decides a tournament's results (and so identifies its results folder)."""
+
+    game: str
+    agents: tuple[str, ...]
+    games: int
+    seed: int
+    mode: str = "round-robin"
+    sprt: SPRT | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "mode": self.mode,
+            "sprt": self.sprt.to_dict() if self.sprt else None,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2) + "\n"
+
+    def digest(self) -> str:
+        """A short hash of the config (names the default results folder)."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()[:8]
+
+    @functools.cached_property
+    def num_players(self) -> int:
+        return load_game(self.game).num_players()
+
+    @functools.cached_property
+    def schedule(self) -> list[ScheduledGame]:
+        return build_schedule(self.num_players, self.agents, self.games, self.seed, self.mode)
+
+
+def make_config(
+    game: str,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    mode: str = "round-robin",
+    sprt: SPRT | None = None,
+) -> TournamentConfig:
+    """A checked config: the game loads, every agent can sit in every seat of it.
+
+    Raises ``ParameterError`` (a ``ValueError``) naming the problem.
+
+    >>> make_config("elements", ["random", "rules"], games=4).game
+    'elements(deck=1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6,hand_size=6,single_round=False,target_score=6)'
+    >>> make_config("elements", ["random", "mcts:simz=3"], games=4)
+    Traceback (most recent call last):
+    ...
+    elements_ai.core.params.ParameterError: bot spec 'mcts:simz=3' (mcts): unknown parameter 'simz'; parameters \
+are c, rollouts, seconds, select, sims, worlds
+    """
+    loaded = load_game(game)
+    players = loaded.num_players()
+    agents = tuple(agents)
+    if not agents:
+        raise ParameterError("a tournament needs agents (bot specs such as 'random' or 'mcts:sims=500')")
+    if players > 1 and len(agents) < 2:
+        raise ParameterError(f"a tournament of a {players}-player game needs at least two agents, got {list(agents)}")
+    for spec in agents:
+        if not isinstance(spec, str) or any(ch.isspace() or ch == "|" for ch in spec.strip()) or not spec.strip():
+            raise ParameterError(f"agent spec {spec!r} must be one word such as 'mcts:sims=500,c=1.4'")
+        for seat in range(players):
+            make_bot(spec, loaded, seat, seed=0)  # raises on a bad spec or a bot the game cannot support
+    repeated = sorted({spec for spec in agents if agents.count(spec) > 1})
+    if repeated:
+        raise ParameterError(f"agent {repeated[0]!r} is listed twice")
+    if not isinstance(games, int) or games < 1:
+        raise ParameterError(f"games must be a positive integer (games per table, seatings included), got {games!r}")
+    if mode not in MODES:
+        raise ParameterError(f"unknown tournament mode {mode!r}; modes are {', '.join(MODES)}")
+    if mode == "gauntlet" and players > 1 and len(agents) < 2:
+        raise ParameterError("a gauntlet needs an agent and a field of at least one opponent")
+    if sprt is not None and (len(agents) != 2 or players < 2):
+        raise ParameterError(f"an SPRT stops a match between two agents, got {len(agents)} agents")
+    return TournamentConfig(str(loaded), tuple(spec.strip() for spec in agents), games, int(seed), mode, sprt)
+
+
+# --- one game ----------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=16)
+def _game(game: str):
+    return load_game(game)
+
+
+def play_scheduled(game: str, specs: tuple[str, ...], item: ScheduledGame) -> dict:
+    """Plays one scheduled game; returns its ``games.csv`` row."""
+    start = time.perf_counter()
+    loaded = _game(game)
+    bots = [make_bot(specs[a], loaded, seat, seed=item.bot_seeds[seat]) for seat, a in enumerate(item.seats)]
+    returns, actions = play_game(loaded, bots, seed=item.seed)
+    return {
+        "index": item.index,
+        "table": item.table,
+        "deal": item.deal,
+        "seating": item.seating,
+        "game": game,
+        "seed": item.seed,
+        "seats": " ".join(map(str, item.seats)),
+        "agents": "|".join(specs[a] for a in item.seats),
+        "bot_seeds": " ".join(map(str, item.bot_seeds)),
+        "returns": " ".join(repr(float(r)) for r in returns),
+        "length": len(actions),
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def _play_task(task: tuple[str, tuple[str, ...], ScheduledGame]) -> dict:
+    return play_scheduled(*task)
+
+
+# --- backends ----------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    """Sets environment variables for the processes started inside the block."""
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches every process of the terminal; the parent stops the pool.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_local(tasks: Sequence, workers: int) -> Iterator[dict]:
+    """Plays ``tasks`` on ``workers`` processes (in this process when 1), yielding rows as games end."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield _play_task(task)
+        return
+    # Each worker runs games on one numba thread: the cores go to the processes.
+    # The variable must be set before numba starts in the child, so it is in the
+    # environment the spawned children inherit (a Pool starts all its workers at once).
+    with _environment(NUMBA_NUM_THREADS="1"):
+        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap_unordered(_play_task, tasks, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def run_ray(tasks: Sequence, workers: int | None, address: str | None) -> Iterator[dict]:
+    """Plays ``tasks`` as Ray tasks on a local Ray (``address=None``) or a cluster."""
+    import ray  # checked by _check_backend
+
+    started = not ray.is_initialized()
+    if started:
+        import logging
+
+        ray.init(
+            address=address,
+            num_cpus=workers if address is None else None,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+            runtime_env={"env_vars": {"NUMBA_NUM_THREADS": "1"}},
+        )
+    remote = ray.remote(num_cpus=1, max_retries=0)(_play_task)
+    pending = [remote.remote(task) for task in tasks]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
+
+
+def _check_backend(backend: str, workers: int | None, address: str | None) -> None:
+    if backend not in BACKENDS:
+        raise ParameterError(f"unknown backend {backend!r}; backends are {', '.join(BACKENDS)}")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise ParameterError(f"workers must be a positive integer, got {workers!r}")
+    if address is not None and backend != "ray":
+        raise ParameterError("an address is for the ray backend (--backend ray)")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ParameterError("the ray backend needs Ray: pip install 'elements-ai[ray]'") from None
+
+
+# --- the results folder ------------------------------------------------------------------------
+
+def _atomic_write(path: pathlib.Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+def _rows_text(rows: Iterable[dict], header: bool) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=GAMES_COLUMNS, lineterminator="\n")
+    if header:
+        writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _check_row(row: dict, config: TournamentConfig, line: int) -> int:
+    schedule = config.schedule
+    try:
+        index = int(row["index"])
+        item = schedule[index]
+        expected = {
+            "game": config.game,
+            "seed": str(item.seed),
+            "seats": " ".join(map(str, item.seats)),
+            "bot_seeds": " ".join(map(str, item.bot_seeds)),
+        }
+        if index < 0 or any(row[key] != value for key, value in expected.items()):
+            raise ValueError
+        [float(r) for r in row["returns"].split()]
+    except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+        raise ParameterError(
+            f"{GAMES_FILE} line {line} is not a game of this tournament (or the file is damaged)"
+        ) from None
+    return index
+
+
+def read_results(out: pathlib.Path, config: TournamentConfig) -> dict[int, dict]:
+    """The finished games in ``out`` (by schedule index), after checking that the
+    folder holds this tournament. Writes nothing."""
+    config_path, games_path = out / CONFIG_FILE, out / GAMES_FILE
+    if out.exists() and not out.is_dir():
+        raise ParameterError(f"results folder {str(out)!r} is a file")
+    if config_path.exists():
+        try:
+            found = json.loads(config_path.read_text())
+        except json.JSONDecodeError:
+            raise ParameterError(f"{config_path} is not a tournament description (damaged JSON)") from None
+        wanted = config.to_dict()
+        if found != wanted:
+            keys = [key for key in wanted if found.get(key) != wanted[key]] or ["format"]
+            details = "; ".join(f"{key}: folder {found.get(key)!r}, asked {wanted[key]!r}" for key in keys)
+            raise ParameterError(
+                f"results folder {str(out)!r} holds another tournament ({details}); "
+                "choose another folder (--out) or the same settings"
+            )
+    elif games_path.exists() or (out / "ratings.csv").exists():
+        raise ParameterError(f"results folder {str(out)!r} holds results but no {CONFIG_FILE}; choose another folder")
+    if not games_path.exists():
+        return {}
+    text = games_path.read_text()
+    lines = text.split("\n")
+    # A game being written when the process was killed leaves a line without its end.
+    complete = "\n".join(lines[:-1]) + "\n" if lines[-1] else text
+    reader = csv.DictReader(io.StringIO(complete))
+    if tuple(reader.fieldnames or ()) != GAMES_COLUMNS:
+        raise ParameterError(f"{games_path} does not have the columns of a games table: {', '.join(GAMES_COLUMNS)}")
+    finished: dict[int, dict] = {}
+    for line, row in enumerate(reader, start=2):
+        finished.setdefault(_check_row(row, config, line), row)
+    return finished
+
+
+class _GamesFile:
+    """``games.csv`` opened for appending, one flushed line per finished game."""
+
+    def __init__(self, path: pathlib.Path):
+        self.path = path
+        new = not path.exists() or path.stat().st_size == 0
+        if not new:
+            # Drop a line left unfinished by a killed process.
+            data = path.read_bytes()
+            if not data.endswith(b"\n"):
+                with path.open("r+b") as handle:
+                    handle.truncate(data.rfind(b"\n") + 1)
+        self.handle = path.open("a", newline="")
+        if new:
+            self.handle.write(_rows_text([], header=True))
+            self.handle.flush()
+
+    def append(self, row: dict) -> None:
+        self.handle.write(_rows_text([row], header=False))
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+# --- the tournament -----------------------------------------------------------------------------
+
+def _deal_scores(rows: dict[int, dict], config: TournamentConfig) -> list[float]:
+    """The first agent's mean score per deal, over the deals complete in schedule order."""
+    from .ratings import seat_scores
+
+    by_deal: dict[int, list[ScheduledGame]] = {}
+    for item in config.schedule:
+        by_deal.setdefault(item.deal, []).append(item)
+    scores = []
+    for deal in sorted(by_deal):
+        items = by_deal[deal]
+        if any(item.index not in rows for item in items):
+            break
+        total = 0.0
+        for item in items:
+            returns = [float(r) for r in rows[item.index]["returns"].split()]
+            total += seat_scores(returns, item.seats, 0, 1)
+        scores.append(total / len(items))
+    return scores
+
+
+class _SPRTWatch:
+    """Where the SPRT stops the schedule, as games come in.
+
+    The test reads the deals in schedule order and only those complete, so where it
+    stops does not depend on the order in which parallel workers finish games.
+    """
+
+    def __init__(self, config: TournamentConfig):
+        self.config = config
+        self.checked = 0
+
+    def stop(self, rows: dict[int, dict]) -> int | None:
+        """The last schedule index the test keeps, or ``None`` while it goes on."""
+        scores = _deal_scores(rows, self.config)
+        deals, decision = self.config.sprt.stop_point(scores, start=self.checked)
+        self.checked = deals
+        if not decision:
+            return None
+        return max(item.index for item in self.config.schedule if item.deal < deals)
+
+
+def default_folder(config: TournamentConfig) -> pathlib.Path:
+    """``tournaments/<game>-<hash of the config>`` under the current folder."""
+    return pathlib.Path("tournaments") / f"{config.game.split('(')[0]}-{config.digest()}"
+
+
+def frame(rows: Iterable[dict]) -> pd.DataFrame:
+    """The games table as a DataFrame with the types ``games.csv`` reads back as."""
+    table = pd.DataFrame(list(rows), columns=list(GAMES_COLUMNS))
+    for column in ("index", "table", "deal", "seating", "seed", "length"):
+        table[column] = table[column].astype("int64")
+    table["seconds"] = table["seconds"].astype("float64")
+    for column in ("game", "seats", "agents", "bot_seeds", "returns"):
+        table[column] = table[column].astype(str)
+    return table
+
+
+def read_games(path: str | os.PathLike) -> pd.DataFrame:
+    """A ``games.csv`` (or the folder holding it) as a DataFrame.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> played = tournament("elements(single_round=true)", ["random", "rules"], games=2, out=folder,
+    ...                     workers=1, progress=False, report=False)
+    >>> read_games(folder).equals(played)
+    True
+    """
+    path = pathlib.Path(path)
+    if path.is_dir():
+        path = path / GAMES_FILE
+    return frame(pd.read_csv(path, dtype=str, keep_default_na=False).to_dict("records"))
+
+
+def tournament(
+    game: str,
+    agents: Sequence[str],
+    games: int = 20,
+    *,
+    seed: int = 0,
+    mode: str = "round-robin",
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    out: str | os.PathLike | None = None,
+    sprt: SPRT | None = None,
+    progress: bool = True,
+    report: bool = True,
+) -> pd.DataFrame:
+    """Plays a tournament and returns its games, one row per game (``games.csv``).
+
+    ``agents`` are bot specs (``make_bot``); ``games`` is the number of games of each
+    table (pair of agents in a two-player game), seatings included; ``mode`` is
+    ``"round-robin"`` or ``"gauntlet"`` (the first agent against each other one).
+    Games run on ``workers`` local processes (default: one per core) or, with
+    ``backend="ray"``, as Ray tasks on a local Ray or the cluster at ``address``;
+    either way the results are the same for the same ``seed``. With ``out``, every
+    game is appended to ``out/games.csv`` as it ends and a rerun resumes; when the
+    tournament is over the folder also gets ``ratings.csv``, ``pairwise.csv`` and the
+    plots (``report=False``: games only). ``sprt`` (two agents) stops the match as
+    soon as its test decides.
+
+    >>> games = tournament("elements(single_round=true)", ["random", "rules", "mcts:sims=5"], games=4,
+    ...                    workers=1, progress=False)
+    >>> len(games), list(games.columns[:4])
+    (12, ['index', 'table', 'deal', 'seating'])
+    >>> games.loc[0, ["seats", "agents"]].tolist()
+    ['0 1', 'random|rules']
+    """
+    config = make_config(game, agents, games, seed, mode, sprt)
+    _check_backend(backend, workers, address)
+    folder = pathlib.Path(out) if out is not None else None
+    finished = read_results(folder, config) if folder is not None else {}
+    schedule = config.schedule
+
+    watch = _SPRTWatch(config) if sprt else None
+    stop = watch.stop(finished) if watch else None
+    pending = [
+        (config.game, config.agents, item)
+        for item in schedule
+        if item.index not in finished and (stop is None or item.index <= stop)
+    ]
+    games_file = None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not (folder / CONFIG_FILE).exists():
+            _atomic_write(folder / CONFIG_FILE, config.to_json())
+        games_file = _GamesFile(folder / GAMES_FILE)
+    bar = tqdm(
+        total=len(schedule), initial=len(finished), unit="game", disable=not progress or not pending,
+        desc=config.game.split("(")[0], dynamic_ncols=True,
+    )
+    workers = workers or os.cpu_count() or 1
+    if not pending:
+        results: Iterator[dict] = iter(())
+    elif backend == "ray":
+        results = run_ray(pending, workers, address)
+    else:
+        results = run_local(pending, workers)
+    try:
+        for row in results:
+            finished[row["index"]] = row
+            if games_file is not None:
+                games_file.append(row)
+            bar.update(1)
+            if watch is not None and stop is None:
+                stop = watch.stop(finished)
+                if stop is not None:
+                    break  # every game up to the stop is in: the deals before it are complete
+    finally:
+        getattr(results, "close", lambda: None)()
+        bar.close()
+        if games_file is not None:
+            games_file.close()
+
+    kept = [finished[i] for i in sorted(finished) if stop is None or i <= stop]
+    if folder is not None:
+        _atomic_write(folder / GAMES_FILE, _rows_text(kept, header=True))
+    table = frame(kept)
+    if folder is not None and report:
+        from .report import write_report
+
+        write_report(table, folder, seed=config.seed, sprt=config.sprt)
+    return table

@@ -1,0 +1,78 @@
+"""The experiment scripts run in quick mode on the public API and write their tables
+and plots; the checked-in full results are complete."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import elements_ai
+from elements_ai.eval import tables
+
+ROOT = Path(__file__).resolve().parents[1]
+EXPERIMENTS = ROOT / "experiments"
+
+
+def _run(script: str, out: Path) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        [sys.executable, str(EXPERIMENTS / script), "--quick", "--out", str(out)],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
+def _check_intervals(table: pd.DataFrame) -> None:
+    assert ((table["score_low"] <= table["score"]) & (table["score"] <= table["score_high"])).all()
+    assert table["score"].between(0, 1).all()
+
+
+@pytest.mark.slow
+def test_strength_quick(tmp_path):
+    result = _run("strength.py", tmp_path)
+    table = pd.read_csv(tmp_path / "strength.csv")
+    assert set(table["game"]) == set(elements_ai.GAMES)
+    assert set(table["opponent"]) == {"random", "rules", "mcts:sims=10"}
+    assert set(table["agent"]) == {"random", "rules", "mcts:sims=10", "ismcts:sims=10"}
+    assert (table["agent"] != table["opponent"]).all() and (table["games"] == 4).all()
+    _check_intervals(table)
+    rated = pd.read_csv(tmp_path / "ratings.csv")
+    assert (rated.groupby("game").size() == 4).all()
+    assert "| `elements` | `rules` |" in (tmp_path / "strength.md").read_text()
+    assert (tmp_path / "strength.png").stat().st_size > 0
+    for game in elements_ai.GAMES:
+        assert (tmp_path / game / "games.csv").exists() and (tmp_path / game / "pairwise.png").exists()
+    assert f"results in {tmp_path}" in result.stdout
+
+
+@pytest.mark.slow
+def test_scaling_quick(tmp_path):
+    _run("scaling.py", tmp_path)
+    table = pd.read_csv(tmp_path / "scaling.csv")
+    assert set(table["game"]) == set(elements_ai.GAMES)
+    assert set(zip(table["search"], table["sims"])) == {("mcts", 20), ("ismcts", 5), ("ismcts", 20)}
+    assert (table["opponent"] == "mcts:sims=5").all() and (table["games"] == 4).all()
+    _check_intervals(table)
+    assert (tmp_path / "scaling.png").stat().st_size > 0 and (tmp_path / "scaling.md").exists()
+
+
+@pytest.mark.parametrize("name, table", [("strength", "strength.csv"), ("scaling", "scaling.csv")])
+def test_full_results_are_checked_in(name, table):
+    folder = EXPERIMENTS / "results" / name
+    found = pd.read_csv(folder / table)
+    assert (folder / f"{name}.png").exists() and (folder / f"{name}.md").exists()
+    assert set(found["game"]) >= {"elements", "elemental_duel", "elementos"}
+    assert found["games"].min() >= 50
+    _check_intervals(found)
+    for game in ("elements", "elemental_duel", "elementos"):
+        # Each tournament ran to its end: every scheduled game is there, once.
+        config = json.loads((folder / game / "tournament.json").read_text())
+        played = pd.read_csv(folder / game / "games.csv")
+        expected = len(tables(2, len(config["agents"]), config["mode"])) * config["games"]
+        assert played["index"].tolist() == list(range(expected))
+        assert (folder / game / "ratings.csv").exists()
