@@ -111,6 +111,9 @@ class PPOBot(KernelBot):
         self.net, payload = load_network(ckpt, game)
         self.checkpoint = payload["path"]
         self.greedy = bool(greedy)
+        # One state's forward pass gains nothing from threads, and a tournament runs a
+        # process per core: more threads would only contend.
+        torch.set_num_threads(1)
 
     def probabilities(self, state) -> np.ndarray:
         info = torch.tensor(state.information_state_tensor(self.player), dtype=torch.float32)[None]
@@ -160,3 +163,26 @@ class AZBot(KernelBot):
         action = legal[int(np.argmax(visits))]
         total = visits.sum()
         return [(a, float(n) / total) for a, n in zip(legal, visits)], action
+
+
+class NetworkPolicy:
+    """A trained network's policy as an OpenSpiel ``Policy`` (for exact exploitability).
+
+    ``action_probabilities(state)`` is the masked policy at the state's information
+    set, the distribution ``PPOBot`` samples from.
+    """
+
+    def __new__(cls, game, ckpt: str):
+        from open_spiel.python import policy as openspiel_policy
+
+        class _NetworkPolicy(openspiel_policy.Policy):
+            def __init__(self):
+                super().__init__(game, list(range(game.num_players())))
+                self.bots = [PPOBot(game, p, ckpt=ckpt) for p in range(game.num_players())]
+
+            def action_probabilities(self, state, player_id=None):
+                player = state.current_player() if player_id is None else player_id
+                probs = self.bots[player].probabilities(state)
+                return {a: float(probs[a]) for a in state.legal_actions()}
+
+        return _NetworkPolicy()

@@ -162,9 +162,17 @@ def choose(logits: torch.Tensor, mask: torch.Tensor, greedy: bool, generator: to
 
 
 def make_player(spec: str, env, game, seed: int) -> Player:
-    """A fixed opponent from a bot spec: ``random`` and ``rules`` run in numba, others row by row."""
+    """A fixed opponent from a bot spec: ``random`` and ``rules`` run in numba, a ``ppo``
+    network in batches, any other bot row by row."""
     if spec == "random":
         return RandomPlayer(env, seed)
     if spec == "rules":
         return RulesPlayer(env, seed)
+    if spec.strip().startswith("ppo"):
+        from ..agents.registry import parse_spec
+        from .bots import load_network
+
+        _, params = parse_spec(spec)
+        net, _ = load_network(params.get("ckpt", ""), game)
+        return NetPlayer(net, seed=seed, greedy=params.get("greedy", False), name=spec)
     return BotPlayer(spec, game, seed)
