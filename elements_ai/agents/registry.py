@@ -7,7 +7,7 @@ defaults.
 >>> import elements_ai
 >>> from elements_ai.agents import list_bots, make_bot
 >>> sorted(list_bots())
-['az', 'ismcts', 'mcts', 'ppo', 'random', 'rules']
+['az', 'cfr', 'ismcts', 'mccfr', 'mcts', 'ppo', 'random', 'rules']
 >>> list_bots()["ismcts"]
 {'sims': 1000, 'seconds': 0.0, 'c': 1.4, 'rollouts': 1, 'rollout': 'random', 'depth': 0, 'select': 'uct'}
 >>> game = elements_ai.load_game("elements")
@@ -99,6 +99,18 @@ BOTS: dict[str, BotSpec] = {
             "elements_ai.agents.bots:ISMCTSBot",
             "single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012)",
             {**_SEARCH, **_SELECT},
+        ),
+        BotSpec(
+            "cfr",
+            "elements_ai.solvers.agents:PolicyBot",
+            "plays a policy solved by tabular CFR (a file written by elements-ai solve)",
+            {"policy": Param("", "the policy file (.npz) written by elements-ai solve")},
+        ),
+        BotSpec(
+            "mccfr",
+            "elements_ai.solvers.agents:PolicyBot",
+            "plays an MCCFR policy (elements-ai solve --algorithm es-mccfr); unsampled information sets uniformly",
+            {"policy": Param("", "the policy or checkpoint file (.npz) written by elements-ai solve")},
         ),
         BotSpec(
             "ppo",

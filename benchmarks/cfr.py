@@ -1,0 +1,238 @@
+"""Tabular CFR speed and convergence, against OpenSpiel's C++ solvers on the same games.
+
+Speed: seconds per iteration of each elements_ai algorithm and of OpenSpiel's C++
+``CFRPlusSolver`` / ``CFRSolver`` in one run on one machine. On ``leduc_poker`` the
+C++ solvers run on OpenSpiel's own C++ game; on this library's games they call back
+into Python at every node, so they are also run on ``cached_tree(game=...)``, which
+keeps the tree in C++ after the first iteration (the fastest OpenSpiel gets here).
+Each figure is the median over repeats of a block of iterations from a fresh
+solver (tree building and compilation outside the clock); ratios are to the C++
+``CFRPlusSolver`` measured in the same run.
+
+Convergence: exploitability of the average policy against iterations and against
+solver seconds, per algorithm and game (evaluation outside the clock).
+
+Writes ``cfr_speed.csv``, ``cfr_convergence.csv`` and ``cfr_convergence.png``.
+
+    python benchmarks/cfr.py            # full run (a few minutes)
+    python benchmarks/cfr.py --quick    # seconds; run by the test suite
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyspiel
+
+import elements_ai
+from elements_ai.solvers import ALGORITHMS, CFRSolver, build_tree, evaluate
+
+SMALL_ELEMENTS = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
+SMALL_DUEL = "elemental_duel(num_territories=1)"
+TINY_ELEMENTS = "elements(single_round=true,deck=1_2_6_6,hand_size=1)"
+TARGET = ("leduc_poker", "cfr+", 20.0, 50.0)  # game, algorithm, required and aimed ratio to C++ CFR+
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def seconds_per_iteration(make, block: int, repeats: int) -> float:
+    """Median over ``repeats`` of (seconds for ``block`` iterations) / block, each
+    repeat on a fresh solver from ``make()`` that has run one iteration already."""
+    times = []
+    for _ in range(repeats):
+        step = make()
+        step(1)
+        start = time.perf_counter()
+        step(block)
+        times.append((time.perf_counter() - start) / block)
+    return statistics.median(times)
+
+
+def ours(tree, algorithm):
+    def make():
+        solver = CFRSolver(tree, algorithm)
+        return solver.run
+
+    return make
+
+
+def theirs(game, cls):
+    def make():
+        solver = cls(game)
+
+        def step(n):
+            for _ in range(n):
+                solver.evaluate_and_update_policy()
+
+        return step
+
+    return make
+
+
+def speed(games: list[str], quick: bool) -> pd.DataFrame:
+    rows = []
+    repeats = 3 if quick else 5
+    print(f"\n{'game':<58} {'solver':<40} {'s/iteration':>12} {'x C++ CFR+':>11}", flush=True)
+    for name in games:
+        game = elements_ai.load_game(name) if name.split("(")[0] in elements_ai.GAMES else pyspiel.load_game(name)
+        tree = build_tree(game)
+        ours_block = 20 if quick else 200 if tree.num_nodes < 50_000 else 50
+        figures = []
+        for algorithm in ALGORITHMS:
+            seconds = seconds_per_iteration(ours(tree, algorithm), ours_block, repeats)
+            figures.append((f"elements_ai {algorithm}", seconds))
+        python_game = isinstance(game, elements_ai.core.KernelGame)
+        cached = pyspiel.load_game(f"cached_tree(game={game})") if python_game else None
+        block = 2 if quick else 20
+        for label, cls in (("CFRPlusSolver", pyspiel.CFRPlusSolver), ("CFRSolver", pyspiel.CFRSolver)):
+            if python_game:
+                # Calling back into Python at every node: seconds per iteration, so few of them.
+                direct_block, direct_repeats = (1, 1) if quick else (2, 3)
+                if not quick or tree.num_nodes < 5000:
+                    seconds = seconds_per_iteration(theirs(game, cls), direct_block, direct_repeats)
+                    figures.append((f"openspiel C++ {label}", seconds))
+                figures.append(
+                    (f"openspiel C++ {label} cached_tree", seconds_per_iteration(theirs(cached, cls), block, repeats))
+                )
+            else:
+                figures.append((f"openspiel C++ {label}", seconds_per_iteration(theirs(game, cls), block, repeats)))
+        reference_label = "openspiel C++ CFRPlusSolver cached_tree" if python_game else "openspiel C++ CFRPlusSolver"
+        reference = dict(figures)[reference_label]
+        for label, seconds in figures:
+            ratio = reference / seconds
+            rows.append(
+                {
+                    "game": str(game),
+                    "solver": label,
+                    "seconds_per_iteration": seconds,
+                    "x_cpp_cfr_plus": ratio,
+                    "reference": reference_label,
+                    "nodes": tree.num_nodes,
+                    "infosets": tree.num_infosets,
+                }
+            )
+            print(f"{str(game):<58} {label:<40} {seconds:>12.3e} {ratio:>11.1f}", flush=True)
+    table = pd.DataFrame(rows)
+    table["target"] = ""
+    name, algorithm, required, aimed = TARGET
+    mask = (table["game"] == str(pyspiel.load_game(name))) & (table["solver"] == f"elements_ai {algorithm}")
+    for index in table.index[mask]:
+        ratio = table.loc[index, "x_cpp_cfr_plus"]
+        verdict = "met" if ratio >= required else "MISSED"
+        aim = "reached" if ratio >= aimed else "not reached"
+        table.loc[index, "target"] = f">= {required:g}x C++ CFR+: {verdict}; aim {aimed:g}x: {aim}"
+        print(f"target on {name} ({algorithm}): {ratio:.1f}x C++ CFR+ per iteration, {table.loc[index, 'target']}")
+    return table
+
+
+def convergence(games: list[str], iterations: int, points: int) -> pd.DataFrame:
+    rows = []
+    for name in games:
+        game = elements_ai.load_game(name) if name.split("(")[0] in elements_ai.GAMES else pyspiel.load_game(name)
+        tree = build_tree(game)
+        marks = np.unique(np.geomspace(1, iterations, points).astype(int))
+        for algorithm in ALGORITHMS:
+            solver = CFRSolver(tree, algorithm)
+            solver.run(0)
+            for mark in marks:
+                solver.run(int(mark) - solver.iteration)
+                rows.append(
+                    {
+                        "game": str(game),
+                        "solver": f"elements_ai {algorithm}",
+                        "iterations": solver.iteration,
+                        "seconds": solver.seconds,
+                        "exploitability": solver.exploitability(),
+                    }
+                )
+            print(f"{str(game):<58} {algorithm:<6} {iterations} iterations in {solver.seconds:.2f} s: "
+                  f"exploitability {rows[-1]['exploitability']:.3e}", flush=True)
+        if not isinstance(game, elements_ai.core.KernelGame):
+            # OpenSpiel's C++ CFR+ on its own game, for the seconds axis.
+            reference = pyspiel.CFRPlusSolver(game)
+            done, seconds = 0, 0.0
+            for mark in marks[marks <= max(1, iterations // 10)]:
+                start = time.perf_counter()
+                for _ in range(int(mark) - done):
+                    reference.evaluate_and_update_policy()
+                seconds += time.perf_counter() - start
+                done = int(mark)
+                rows.append(
+                    {
+                        "game": str(game),
+                        "solver": "openspiel C++ CFRPlusSolver",
+                        "iterations": done,
+                        "seconds": seconds,
+                        "exploitability": evaluate(tree, reference.average_policy()).exploitability,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def plot(table: pd.DataFrame, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = list(dict.fromkeys(table["game"]))
+    fig, axes = plt.subplots(len(games), 2, figsize=(11, 3.4 * len(games)), squeeze=False)
+    for row, game in enumerate(games):
+        part = table[table["game"] == game]
+        for solver, curve in part.groupby("solver", sort=False):
+            style = "--" if solver.startswith("openspiel") else "-"
+            axes[row, 0].loglog(curve["iterations"], curve["exploitability"], style, label=solver)
+            axes[row, 1].loglog(curve["seconds"].clip(lower=1e-6), curve["exploitability"], style, label=solver)
+        axes[row, 0].set_title(game if len(game) < 60 else game[:57] + "...", fontsize=9)
+        axes[row, 0].set_xlabel("iterations")
+        axes[row, 1].set_xlabel("solver seconds")
+        for ax in axes[row]:
+            ax.set_ylabel("exploitability")
+            ax.grid(True, which="both", alpha=0.3)
+        axes[row, 1].legend(fontsize=7)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_csv(table: pd.DataFrame, path: Path) -> None:
+    """Writes atomically: a reader never sees a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
+        table.to_csv(handle, index=False)
+    os.replace(handle.name, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small games and few iterations, for the test suite")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the CSV and PNG files")
+    parser.add_argument("--iterations", type=int, help="convergence: iterations per algorithm (default 10000)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        games = ["kuhn_poker", "leduc_poker", TINY_ELEMENTS]
+        iterations = args.iterations or 100
+    else:
+        games = ["kuhn_poker", "leduc_poker", SMALL_ELEMENTS, SMALL_DUEL]
+        iterations = args.iterations or 10_000
+    speed_table = speed(games, args.quick)
+    write_csv(speed_table, args.out / "cfr_speed.csv")
+    print()
+    convergence_table = convergence(games, iterations, points=12 if args.quick else 40)
+    write_csv(convergence_table, args.out / "cfr_convergence.csv")
+    plot(convergence_table, args.out / "cfr_convergence.png")
+    names = ", ".join(str(args.out / name) for name in ("cfr_speed.csv", "cfr_convergence.csv", "cfr_convergence.png"))
+    print(f"\nwrote {names}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

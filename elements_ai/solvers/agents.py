@@ -1,0 +1,142 @@
+"""Solved policies as bots, and any bot as a policy whose exploitability can be measured.
+
+``PolicyBot`` plays a policy file (``make_bot("cfr:policy=FILE", game, player,
+seed)``): at each decision it draws an action from the policy's probabilities at
+its information set, with its own seeded stream.
+
+``bot_policy`` goes the other way: it asks a bot for its move at one state of every
+information set of the tree and returns the policy it plays there, so
+``evaluate_probs`` gives its exact NashConv and exploitability. A bot that states
+its action distribution (``random``, the policy bots) is read exactly; any other is
+sampled ``samples`` times per information set and measured by its empirical
+action frequencies (the figure then carries sampling noise; more samples, less).
+
+>>> import elements_ai
+>>> from elements_ai.solvers import build_tree, evaluate_probs
+>>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1)
+>>> tree = build_tree(game)
+>>> probs = bot_policy(tree, "random")
+>>> round(evaluate_probs(tree, probs).exploitability, 6) > 0
+True
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pyspiel
+from tqdm.auto import tqdm
+
+from ..core.params import ParameterError
+from ..core.rng import seeds_from, uniform
+from .policy import PolicyMismatch, PolicyTable, load_policy
+from .tree import Tree
+
+__all__ = ["EXACT_BOTS", "PolicyBot", "bot_policy"]
+
+# Bots whose ``get_policy`` is exactly the distribution they draw their moves from.
+EXACT_BOTS = ("random", "cfr", "mccfr")
+
+
+class PolicyBot(pyspiel.Bot):
+    """Plays a solved policy (a file written by ``elements-ai solve``, or a ``PolicyTable``).
+
+    Each move is drawn from the policy at the information set of the state, with
+    the bot's own stream seeded by ``seed``. An information set the policy does not
+    hold (MCCFR leaves the ones it never sampled) is played uniformly at random,
+    and counted in ``unseen``. A policy for another game than ``game`` is an error.
+    """
+
+    def __init__(self, game: pyspiel.Game, player: int, seed: int = 0, *, policy: str | PolicyTable = ""):
+        pyspiel.Bot.__init__(self)
+        players = game.num_players()
+        if not isinstance(player, (int, np.integer)) or not 0 <= player < players:
+            raise ValueError(f"{game}: player {player!r} is out of range 0..{players - 1}")
+        if isinstance(policy, PolicyTable):
+            if str(policy.game) != str(game):
+                raise PolicyMismatch(f"the policy is for {policy.game}, not for {game}")
+            self.table = policy
+        else:
+            if not policy:
+                raise ParameterError("a policy bot needs policy=FILE (a file written by elements-ai solve)")
+            if not os.path.exists(policy):
+                raise ParameterError(f"policy file {policy!r} does not exist")
+            self.table = load_policy(policy, game)
+        self.game = game
+        self.player = int(player)
+        self.seed = int(seed)
+        self.unseen = 0
+        self._rng = seeds_from(self.seed, 1)
+
+    def __repr__(self) -> str:
+        return f"PolicyBot({self.game}, player={self.player}, seed={self.seed})"
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return True
+
+    def _policy(self, state) -> tuple[list[int], np.ndarray]:
+        if state.current_player() != self.player:
+            raise ValueError(f"{self!r} was asked to move where player {state.current_player()} is to move")
+        row = self.table.row_of_state(state)
+        if row < 0:
+            self.unseen += 1
+            legal = state.legal_actions()
+            return legal, np.full(len(legal), 1.0 / len(legal))
+        actions, probs = self.table.actions_and_probs(row)
+        return actions.tolist(), probs
+
+    def get_policy(self, state) -> list[tuple[int, float]]:
+        actions, probs = self._policy(state)
+        return list(zip(actions, probs.tolist()))
+
+    def step_with_policy(self, state) -> tuple[list[tuple[int, float]], int]:
+        actions, probs = self._policy(state)
+        u = uniform(self._rng, 0) * probs.sum()
+        index = min(int(np.searchsorted(np.cumsum(probs), u, side="right")), len(actions) - 1)
+        return list(zip(actions, probs.tolist())), int(actions[index])
+
+    def step(self, state) -> int:
+        return self.step_with_policy(state)[1]
+
+
+def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress: bool = False) -> np.ndarray:
+    """The policy the bot ``spec`` plays, one probability per sequence of ``tree``.
+
+    One bot per seat (seeded ``seed + player``) is asked at one state of every
+    information set. Bots in ``EXACT_BOTS`` give their action distribution
+    (``get_policy``); any other is asked ``samples`` times and its action
+    frequencies are returned. Information sets with one legal action are not asked.
+    """
+    from ..agents import make_bot, parse_spec
+
+    bot_name = parse_spec(spec)[0].name
+    exact = bot_name in EXACT_BOTS
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    game = tree.game
+    bots = [make_bot(spec, game, player, seed + player) for player in range(tree.num_players)]
+    out = np.zeros(tree.num_sequences)
+    infosets = range(tree.num_infosets)
+    for infoset in tqdm(infosets, desc=f"asking {spec}", disable=not progress, unit=" infosets"):
+        first, stop = int(tree.infoset_first[infoset]), int(tree.infoset_first[infoset + 1])
+        if stop - first == 1:
+            out[first] = 1.0
+            continue
+        state = tree.state(infoset)
+        bot = bots[int(tree.infoset_player[infoset])]
+        actions = tree.sequence_action[first:stop]
+        if exact:
+            given = dict(bot.get_policy(state))
+            out[first:stop] = [given.get(int(a), 0.0) for a in actions]
+            continue
+        position = {int(a): k for k, a in enumerate(actions)}
+        for _ in range(samples):
+            out[first + position[int(bot.step(state))]] += 1.0 / samples
+    return out

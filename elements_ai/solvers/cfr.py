@@ -1,0 +1,351 @@
+"""Tabular counterfactual regret minimisation over a flattened tree, in numba.
+
+Five algorithms share one loop; they differ in how regrets accumulate and how the
+average policy weighs iterations:
+
+=========  =====================================================  ==================
+algorithm  accumulated regrets after each player's pass           average weight
+=========  =====================================================  ==================
+``cfr``    ``R + r`` (Zinkevich et al. 2007)                      1
+``cfr+``   ``max(R + r, 0)`` (Tammelin 2014)                      ``t``
+``lcfr``   ``(R + r) * t / (t + 1)`` (Brown & Sandholm 2019)      ``t``
+``dcfr``   ``R + r``, then positive ones ``* t^α / (t^α + 1)``,   ``t^γ``
+           negative ones ``* t^β / (t^β + 1)``; α=1.5, β=0, γ=2
+``pcfr+``  ``max(R + r, 0)``, policy from ``max(R + r_last, 0)``  ``t^γ``, γ=2
+           (predictive CFR+, Farina, Kroer & Sandholm 2021)
+=========  =====================================================  ==================
+
+``r`` is the instantaneous counterfactual regret of the pass, ``t`` the iteration
+(from 1). Every algorithm updates the players in turn (alternating updates), each
+pass seeing the policies the previous passes produced, exactly as OpenSpiel's
+``CFRSolver``/``CFRPlusSolver`` and its Python ``LCFRSolver``/``DCFRSolver`` do:
+after the same number of iterations their average policies agree to rounding.
+
+>>> import pyspiel
+>>> solver = CFRSolver(pyspiel.load_game("kuhn_poker"), "cfr+")
+>>> solver.run(300)
+>>> solver.iteration, solver.nash_conv() < 1e-3
+(300, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from typing import Any
+
+import numba as nb
+import numpy as np
+import pyspiel
+
+from .best_response import evaluate_probs
+from .policy import PolicyTable
+from .sweeps import reach_down, regret_matching, regrets_up
+from .tree import TREE_NODE_BYTES, Tree, build_tree, memory_budget, too_large
+
+__all__ = ["ALGORITHMS", "CFRSolver", "Settings"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """How an algorithm accumulates regrets and averages (see the module docstring)."""
+
+    algorithm: str
+    regret_floor: bool = False  # clamp accumulated regrets at 0 (regret matching+)
+    discount: bool = False  # discount accumulated regrets with alpha and beta
+    predictive: bool = False  # add the last instantaneous regret before matching
+    alpha: float = 1.0
+    beta: float = 1.0
+    gamma: float = 0.0  # the average weighs iteration t by t**gamma
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+ALGORITHMS: dict[str, Settings] = {
+    "cfr": Settings("cfr"),
+    "cfr+": Settings("cfr+", regret_floor=True, gamma=1.0),
+    "lcfr": Settings("lcfr", discount=True, alpha=1.0, beta=1.0, gamma=1.0),
+    "dcfr": Settings("dcfr", discount=True, alpha=1.5, beta=0.0, gamma=2.0),
+    "pcfr+": Settings("pcfr+", regret_floor=True, predictive=True, gamma=2.0),
+}
+_TUNABLE = {"cfr": (), "cfr+": (), "lcfr": (), "dcfr": ("alpha", "beta", "gamma"), "pcfr+": ("gamma",)}
+
+
+def settings_for(algorithm: str, **overrides: float | None) -> Settings:
+    """The settings of ``algorithm`` with ``alpha``/``beta``/``gamma`` overridden
+    where the algorithm has them (``None`` keeps the default)."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; the tabular algorithms are {', '.join(ALGORITHMS)}")
+    given = {name: float(value) for name, value in overrides.items() if value is not None}
+    fixed = [name for name in given if name not in _TUNABLE[algorithm]]
+    if fixed:
+        tunable = ", ".join(_TUNABLE[algorithm]) or "none"
+        raise ValueError(f"{algorithm}: {fixed[0]} cannot be set (parameters: {tunable})")
+    for name, value in given.items():
+        if not math.isfinite(value):
+            raise ValueError(f"{algorithm}: {name} must be a finite number, got {value}")
+    return dataclasses.replace(ALGORITHMS[algorithm], **given)
+
+
+@nb.njit(cache=True)
+def _update_player(
+    first_infoset,
+    stop_infoset,
+    player_infosets,
+    infoset_first,
+    infoset_parent,
+    sequence_infoset,
+    policy,
+    regret,
+    cumulative,
+    prediction,
+    instant,
+    own_reach,
+    average_weight,
+    regret_floor,
+    positive_factor,
+    negative_factor,
+):
+    """After a player's pass: adds the pass to the average policy, accumulates the
+    regrets and matches them into the player's next policy."""
+    # The average needs the player's own reach of each information set, with the
+    # policy of this pass: parents come first, so one forward loop gives it.
+    for j in range(first_infoset, stop_infoset):
+        infoset = player_infosets[j]
+        parent = infoset_parent[infoset]
+        reach = 1.0 if parent < 0 else own_reach[sequence_infoset[parent]] * policy[parent]
+        own_reach[infoset] = reach
+        if reach != 0.0:
+            weight = average_weight * reach
+            for s in range(infoset_first[infoset], infoset_first[infoset + 1]):
+                cumulative[s] += weight * policy[s]
+    predictive = prediction.shape[0] > 0
+    for j in range(first_infoset, stop_infoset):
+        infoset = player_infosets[j]
+        first = infoset_first[infoset]
+        stop = infoset_first[infoset + 1]
+        for s in range(first, stop):
+            r = regret[s] + instant[s]
+            if r >= 0.0:
+                r *= positive_factor
+            else:
+                r *= negative_factor
+            if regret_floor and r < 0.0:
+                r = 0.0
+            regret[s] = r
+            if predictive:
+                prediction[s] = instant[s]
+            instant[s] = 0.0
+        regret_matching(regret, prediction, first, stop, policy)
+
+
+@nb.njit(cache=True)
+def _run(
+    iterations,
+    start,
+    node_player,
+    node_first,
+    node_count,
+    node_index,
+    chance_prob,
+    utility,
+    infoset_first,
+    infoset_parent,
+    sequence_infoset,
+    player_first,
+    player_infosets,
+    policy,
+    regret,
+    cumulative,
+    prediction,
+    instant,
+    own_reach,
+    work,
+    regret_floor,
+    discount,
+    alpha,
+    beta,
+    gamma,
+):
+    num_players = player_first.shape[0] - 1
+    for i in range(iterations):
+        t = float(start + i + 1)
+        average_weight = t**gamma
+        positive_factor = 1.0
+        negative_factor = 1.0
+        if discount:
+            positive_factor = t**alpha / (t**alpha + 1.0)
+            negative_factor = t**beta / (t**beta + 1.0)
+        for player in range(num_players):
+            reach_down(
+                player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, policy, work
+            )
+            regrets_up(
+                player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, utility,
+                policy, work, instant,
+            )
+            _update_player(
+                player_first[player], player_first[player + 1], player_infosets, infoset_first, infoset_parent,
+                sequence_infoset, policy, regret, cumulative, prediction, instant, own_reach, average_weight,
+                regret_floor, positive_factor, negative_factor,
+            )
+
+
+@nb.njit(cache=True)
+def _average(infoset_first, cumulative, out):
+    """The average policy: cumulative policy normalised per information set, uniform
+    where it is all zero (an information set its player never reached)."""
+    for infoset in range(infoset_first.shape[0] - 1):
+        first = infoset_first[infoset]
+        stop = infoset_first[infoset + 1]
+        total = 0.0
+        for s in range(first, stop):
+            total += cumulative[s]
+        for s in range(first, stop):
+            out[s] = cumulative[s] / total if total > 0.0 else 1.0 / (stop - first)
+
+
+class CFRSolver:
+    """A tabular CFR-family solver on a game's flattened tree.
+
+    ``game`` is a ``pyspiel.Game`` (its tree is built with ``build_tree``) or a
+    ``Tree``. ``algorithm`` is one of ``ALGORITHMS``; ``alpha``, ``beta`` and
+    ``gamma`` override DCFR's discounting and the averaging power of DCFR and
+    PCFR+.
+
+    Exact solving is for two-player zero-sum games: there the average policy
+    converges to a Nash equilibrium and ``exploitability`` is its distance. With
+    more players or general-sum returns the loop runs the same and ``nash_conv``
+    measures how much each player could gain by deviating alone, but no
+    convergence to an equilibrium is guaranteed.
+    """
+
+    def __init__(
+        self,
+        game: pyspiel.Game | Tree,
+        algorithm: str = "cfr+",
+        *,
+        alpha: float | None = None,
+        beta: float | None = None,
+        gamma: float | None = None,
+        builder: str = "auto",
+        max_memory: float | None = None,
+        progress: bool = False,
+    ):
+        self.settings = settings_for(algorithm, alpha=alpha, beta=beta, gamma=gamma)
+        self.tree = game if isinstance(game, Tree) else build_tree(game, builder, max_memory, progress=progress)
+        tree = self.tree
+        needed = tree.solve_nbytes - tree.num_nodes * TREE_NODE_BYTES  # the tree itself is allocated already
+        if needed > memory_budget(max_memory):
+            size = f"{tree.num_nodes:,} nodes, {tree.num_infosets:,} information sets, {tree.num_sequences:,} sequences"
+            raise too_large(tree.game, size, needed, max_memory)
+        sequences = tree.num_sequences
+        self.policy = np.empty(sequences)
+        _average(tree.infoset_first, np.zeros(sequences), self.policy)  # uniform
+        self.regret = np.zeros(sequences)
+        self.cumulative = np.zeros(sequences)
+        self.prediction = np.zeros(sequences if self.settings.predictive else 0)
+        self._instant = np.zeros(sequences)
+        self._own_reach = np.zeros(tree.num_infosets)
+        self._work = np.zeros(tree.num_nodes)
+        self.iteration = 0
+        self.seconds = 0.0
+
+    @property
+    def algorithm(self) -> str:
+        return self.settings.algorithm
+
+    @property
+    def game(self) -> pyspiel.Game:
+        return self.tree.game
+
+    def run(self, iterations: int) -> None:
+        """Runs ``iterations`` more iterations."""
+        if iterations < 0:
+            raise ValueError(f"iterations must be >= 0, got {iterations}")
+        tree, s = self.tree, self.settings
+        started = time.perf_counter()
+        _run(
+            int(iterations), self.iteration, tree.node_player, tree.node_first, tree.node_count, tree.node_index,
+            tree.chance_prob, tree.utility, tree.infoset_first, tree.infoset_parent, tree.sequence_infoset,
+            tree.player_first, tree.player_infosets, self.policy, self.regret, self.cumulative, self.prediction,
+            self._instant, self._own_reach, self._work, s.regret_floor, s.discount, s.alpha, s.beta, s.gamma,
+        )
+        self.seconds += time.perf_counter() - started
+        self.iteration += int(iterations)
+
+    def average_probs(self) -> np.ndarray:
+        """The average policy, one probability per sequence of the tree."""
+        out = np.empty(self.tree.num_sequences)
+        _average(self.tree.infoset_first, self.cumulative, out)
+        return out
+
+    def info(self) -> dict[str, Any]:
+        """What a policy file records about how it was made."""
+        return {"settings": self.settings.to_dict(), "iterations": self.iteration, "seconds": round(self.seconds, 3)}
+
+    def average_policy(self) -> PolicyTable:
+        """The average policy (the one that converges), as a ``PolicyTable``."""
+        return PolicyTable.from_tree(self.tree, self.average_probs(), self.info())
+
+    def current_policy(self) -> PolicyTable:
+        """The policy of the last iteration."""
+        return PolicyTable.from_tree(self.tree, self.policy.copy(), {**self.info(), "policy": "current"})
+
+    def evaluate(self):
+        """NashConv, exploitability and the values of the average policy (``Evaluation``)."""
+        return evaluate_probs(self.tree, self.average_probs(), self._work)
+
+    def nash_conv(self) -> float:
+        """NashConv of the average policy: the sum over players of what a best
+        response gains against the others' average policies."""
+        return self.evaluate().nash_conv
+
+    def exploitability(self) -> float:
+        """Exploitability of the average policy, NashConv / players (constant-sum games)."""
+        return self.evaluate().exploitability
+
+    def save(self, path) -> None:
+        """Writes the average policy and the solver's state to ``path`` (a ``.npz``);
+        ``CFRSolver.load`` resumes from it."""
+        state = {
+            "regret": self.regret,
+            "cumulative": self.cumulative,
+            "current": self.policy,
+            "prediction": self.prediction,
+        }
+        self.average_policy().save(path, solver_state=state)
+
+    @classmethod
+    def load(cls, path, game: pyspiel.Game | Tree | None = None, builder: str = "auto") -> CFRSolver:
+        """The solver saved at ``path``, ready to run more iterations.
+
+        The tree is rebuilt (or ``game`` given as a ``Tree`` is used); its
+        information sets must be those of the file.
+        """
+        table, state = PolicyTable.load_with_state(path, game if not isinstance(game, Tree) else game.game)
+        if state is None:
+            raise ValueError(f"{path}: the file holds a policy but no solver state (saved without it)")
+        settings = table.info.get("settings", {})
+        solver = cls.__new__(cls)
+        name = settings.get("algorithm")
+        if name not in ALGORITHMS:
+            raise ValueError(f"{path}: unknown algorithm {name!r} in the file")
+        solver.settings = Settings(**settings)
+        solver.tree = game if isinstance(game, Tree) else build_tree(table.game, builder)
+        tree = solver.tree
+        order = table.rows_for_tree(tree)
+        if (order != np.arange(tree.num_infosets)).any() or table.num_sequences != tree.num_sequences:
+            raise ValueError(f"{path}: the file's information sets are not those of the tree built for {table.game}")
+        solver.regret = state["regret"].copy()
+        solver.cumulative = state["cumulative"].copy()
+        solver.policy = state["current"].copy()
+        solver.prediction = state["prediction"].copy()
+        solver._instant = np.zeros(tree.num_sequences)
+        solver._own_reach = np.zeros(tree.num_infosets)
+        solver._work = np.zeros(tree.num_nodes)
+        solver.iteration = int(table.info.get("iterations", 0))
+        solver.seconds = float(table.info.get("seconds", 0.0))
+        return solver

@@ -1,0 +1,257 @@
+"""The ``elements-ai solve`` and ``elements-ai exploitability`` commands.
+
+::
+
+    elements-ai solve "kuhn_poker" --algorithm cfr+ --iterations 1000 --out kuhn.npz
+    elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --out small.npz
+    elements-ai exploitability "kuhn_poker" kuhn.npz
+    elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot rules
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import TextIO
+
+import pyspiel
+
+from .cfr import ALGORITHMS
+
+MCCFR_ALGORITHMS = {"es-mccfr": "external", "os-mccfr": "outcome"}
+
+SOLVE_EXAMPLES = """examples:
+  elements-ai solve kuhn_poker --algorithm cfr+ --iterations 1000 --out kuhn.npz
+  elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --out small.npz
+  elements-ai solve small.npz --resume --iterations 1000           (continue where the file stopped)
+  elements-ai solve "elements(single_round=true)" --algorithm es-mccfr --iterations 100000 --out round.npz
+"""
+
+EXPLOIT_EXAMPLES = """examples:
+  elements-ai exploitability kuhn_poker kuhn.npz
+  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" small.npz
+  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ismcts:sims=100
+"""
+
+
+def load_game_string(text: str) -> pyspiel.Game:
+    """Any pyspiel game string, this library's games included."""
+    import elements_ai  # noqa: F401  (registers the games)
+
+    name = text.split("(", 1)[0].strip()
+    if name not in pyspiel.registered_names():
+        raise ValueError(f"unknown game {name!r}; pyspiel.registered_names() lists the games (elements-ai games: ours)")
+    return pyspiel.load_game(text)
+
+
+def _evaluation_points(iterations: int, points: int = 60) -> list[int]:
+    """Iterations after which to measure exploitability: spread on a log scale, so
+    the bar moves early and the measuring costs a few percent of the run."""
+    import numpy as np
+
+    marks = np.unique(np.geomspace(1, max(iterations, 1), num=points).astype(int))
+    return [int(m) for m in marks if m <= iterations] or [iterations]
+
+
+def solve(
+    game_string: str,
+    algorithm: str,
+    iterations: int,
+    out: str,
+    *,
+    resume: bool = False,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    seed: int = 0,
+    memory: float | None = None,
+    evaluate: bool = True,
+    stream: TextIO | None = None,
+) -> float | None:
+    """Runs a solver and writes its policy to ``out``; returns the final
+    exploitability (``None`` when it was not measured)."""
+    stream = stream or sys.stderr
+    if iterations < 0:
+        raise ValueError(f"--iterations must be >= 0, got {iterations}")
+    if algorithm in MCCFR_ALGORITHMS:
+        return _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, stream)
+    if algorithm not in ALGORITHMS:
+        every = ", ".join([*ALGORITHMS, *MCCFR_ALGORITHMS])
+        raise ValueError(f"unknown algorithm {algorithm!r}; the algorithms are {every}")
+    from tqdm.auto import tqdm
+
+    from .cfr import CFRSolver
+
+    if resume:
+        if not os.path.exists(out):
+            raise FileNotFoundError(f"--resume: {out} does not exist")
+        game = load_game_string(game_string) if game_string else None
+        solver = CFRSolver.load(out, game)
+    else:
+        game = load_game_string(game_string)
+        solver = CFRSolver(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True)
+    print(f"{solver.game}: {solver.tree.describe()}", file=stream)
+    start = solver.iteration
+    exploitability = None
+    with tqdm(total=iterations, desc=solver.algorithm, unit=" it", file=stream) as bar:
+        for mark in _evaluation_points(iterations):
+            solver.run(start + mark - solver.iteration)
+            bar.update(solver.iteration - start - bar.n)
+            if evaluate:
+                exploitability = solver.exploitability()
+                bar.set_postfix_str(f"exploitability {exploitability:.3e}")
+    solver.save(out)
+    if exploitability is not None:
+        print(f"iterations {solver.iteration}, exploitability {exploitability!r}; wrote {out}", file=stream)
+    return exploitability
+
+
+def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, stream):
+    from tqdm.auto import tqdm
+
+    from .mccfr import MCCFRSolver
+
+    if resume:
+        if not os.path.exists(out):
+            raise FileNotFoundError(f"--resume: {out} does not exist")
+        game = load_game_string(game_string) if game_string else None
+        solver = MCCFRSolver.load(out, game)
+    else:
+        game = load_game_string(game_string)
+        kwargs = {} if memory is None else {"memory": memory * 1e9}
+        solver = MCCFRSolver(game, MCCFR_ALGORITHMS[algorithm], seed=seed, **kwargs)
+    print(f"{solver.game}: {solver.describe_table()}", file=stream)
+    tree = None
+    if evaluate:
+        from .tree import TreeTooLarge, build_tree
+
+        try:
+            tree = build_tree(solver.game)
+        except TreeTooLarge:
+            print("the tree is too large for exact exploitability; showing the table instead", file=stream)
+    start = solver.iteration
+    exploitability = None
+    chunks = 50
+    with tqdm(total=iterations, desc=algorithm, unit=" it", unit_scale=True, file=stream) as bar:
+        for c in range(1, chunks + 1):
+            solver.run(start + iterations * c // chunks - solver.iteration)
+            bar.update(solver.iteration - start - bar.n)
+            if tree is not None:
+                exploitability = solver.evaluate(tree).exploitability
+                bar.set_postfix_str(f"exploitability {exploitability:.3e}")
+            else:
+                bar.set_postfix_str(f"{solver.num_infosets:,} infosets")
+    solver.save(out)
+    if exploitability is not None:
+        print(f"iterations {solver.iteration}, exploitability {exploitability!r}; wrote {out}", file=stream)
+    return exploitability
+
+
+def exploitability_report(game_string: str, path: str | None, bot: str | None, samples: int, out: TextIO) -> None:
+    """Prints NashConv and exploitability of a policy file or a bot, to full precision."""
+    from .best_response import evaluate_probs
+    from .policy import load_policy
+    from .tree import build_tree
+
+    game = load_game_string(game_string)
+    if (path is None) == (bot is None):
+        raise ValueError("give a policy FILE or --bot SPEC (one of them)")
+    table = load_policy(path, game) if path is not None else None
+    tree = build_tree(game, progress=True)
+    if table is not None:
+        probs = table.on_tree(tree)
+        what = path
+    else:
+        from .agents import EXACT_BOTS, bot_policy
+
+        probs = bot_policy(tree, bot, samples=samples, progress=True)
+        exact = bot.partition(":")[0].strip() in EXACT_BOTS
+        what = f"bot {bot}" + ("" if exact else f" (action frequencies over {samples} samples per information set)")
+    result = evaluate_probs(tree, probs)
+    print(f"game: {game}", file=out)
+    print(f"policy: {what}", file=out)
+    print(f"NashConv: {result.nash_conv!r}", file=out)
+    print(f"exploitability: {result.exploitability!r}", file=out)
+    for player, (best, value) in enumerate(zip(result.best_response_values, result.policy_values)):
+        print(f"player {player}: policy value {value!r}, best response value {best!r}", file=out)
+
+
+def _errors(run):
+    """Runs a command, turning expected errors into a message and exit status 2."""
+
+    def wrapped(args) -> int:
+        from .tree import TreeTooLarge
+
+        try:
+            return run(args)
+        except (pyspiel.SpielError, ValueError, TypeError, KeyError, FileNotFoundError, TreeTooLarge) as error:
+            message = error.args[0] if isinstance(error, KeyError) and error.args else error
+            print(f"elements-ai: error: {message}", file=sys.stderr)
+            return 2
+
+    return wrapped
+
+
+@_errors
+def _run_solve(args) -> int:
+    started = time.perf_counter()
+    solve(
+        args.game,
+        args.algorithm,
+        args.iterations,
+        args.out,
+        resume=args.resume,
+        alpha=args.alpha,
+        beta=args.beta,
+        gamma=args.gamma,
+        seed=args.seed,
+        memory=args.memory,
+        evaluate=not args.no_eval,
+    )
+    print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return 0
+
+
+@_errors
+def _run_exploitability(args) -> int:
+    exploitability_report(args.game, args.file, args.bot, args.samples, sys.stdout)
+    return 0
+
+
+def register(commands) -> None:
+    """Adds ``solve`` and ``exploitability`` to the ``elements-ai`` command."""
+    algorithms = [*ALGORITHMS, *MCCFR_ALGORITHMS]
+    solve_parser = commands.add_parser(
+        "solve",
+        help="solve a game with CFR or MCCFR and save the policy",
+        epilog=SOLVE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    solve_parser.add_argument("game", help='any pyspiel game string, e.g. kuhn_poker or "elements(single_round=true)"')
+    solve_parser.add_argument("--algorithm", default="cfr+", choices=algorithms, help="default cfr+")
+    solve_parser.add_argument("--iterations", type=int, default=1000, help="default 1000")
+    solve_parser.add_argument("--out", required=True, help="policy file to write (.npz)")
+    solve_parser.add_argument("--resume", action="store_true", help="continue the solver saved in --out")
+    solve_parser.add_argument("--alpha", type=float, help="dcfr: positive regret discount (default 1.5)")
+    solve_parser.add_argument("--beta", type=float, help="dcfr: negative regret discount (default 0)")
+    solve_parser.add_argument("--gamma", type=float, help="dcfr, pcfr+: averaging power (default 2)")
+    solve_parser.add_argument("--seed", type=int, default=0, help="MCCFR: seed of the sampling (default 0)")
+    solve_parser.add_argument("--memory", type=float, help="MCCFR: GB for the information-set table (default 2)")
+    solve_parser.add_argument("--no-eval", action="store_true", help="do not measure exploitability while solving")
+    solve_parser.set_defaults(run=_run_solve)
+
+    exploit_parser = commands.add_parser(
+        "exploitability",
+        help="exact NashConv and exploitability of a policy file or a bot",
+        epilog=EXPLOIT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    exploit_parser.add_argument("game", help="any pyspiel game string")
+    exploit_parser.add_argument("file", nargs="?", help="a policy file written by elements-ai solve")
+    exploit_parser.add_argument("--bot", help="a bot spec instead of a file, e.g. rules or ismcts:sims=100")
+    exploit_parser.add_argument(
+        "--samples", type=int, default=32, help="moves asked of a stochastic bot per information set (default 32)"
+    )
+    exploit_parser.set_defaults(run=_run_exploitability)

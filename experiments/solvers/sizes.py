@@ -1,0 +1,129 @@
+"""Which sizes of each game solve exactly on this machine: tree sizes measured, or estimated.
+
+For each variant of each game (the sweeps below, then every variant a game declares),
+Knuth's estimator gives the tree's size from random walks; trees estimated under
+``--count-limit`` nodes are walked to their exact size by the kernel builder (no
+storage), and those up to ``--build-limit`` nodes whose build fits are built (exact
+information sets and sequences) and timed for CFR+ iterations. Memory is the larger
+of the builder's peak and the solver's need (``tree.build_bytes``,
+``tree.solve_bytes``); where a tree was not built, its information sets, sequences
+and seconds per iteration are extrapolated from the largest built variant of the
+same game (per decision node, per edge, per node).
+
+Writes ``results/sizes.csv`` beside this file and prints the table.
+
+    python experiments/solvers/sizes.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import pandas as pd
+
+import elements_ai
+from elements_ai.solvers import CFRSolver, build_tree, estimate_tree, machine_memory
+from elements_ai.solvers.kernel_tree import count_kernel_tree
+from elements_ai.solvers.tree import SOLVE_NODE_BYTES, TreeTooLarge, build_bytes, solve_bytes
+
+HERE = Path(__file__).resolve().parent
+FULL_DECK = "1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6"
+SWEEPS = {
+    "elements": [
+        {"single_round": True, "deck": "1_2_6_6", "hand_size": 1},
+        {"single_round": True, "deck": "1_2_3_6", "hand_size": 2},
+        {"single_round": True, "deck": "1_2_3_6_6_6", "hand_size": 2},
+        {"single_round": True, "deck": "1_2_3_4_6_6_6_6", "hand_size": 2},
+        {"single_round": True, "deck": "1_2_3_4_6_6_6_6", "hand_size": 3},
+        {"single_round": True, "deck": "1_2_3_4_5_6_6_6_6_6", "hand_size": 3},
+        {"single_round": True, "deck": FULL_DECK, "hand_size": 2},
+        {"single_round": True, "deck": FULL_DECK, "hand_size": 3},
+        {"single_round": True, "deck": FULL_DECK, "hand_size": 4},
+        {"single_round": True},
+        {"deck": "1_2_6_6", "hand_size": 1, "target_score": 2},
+        {},
+    ],
+    "elemental_duel": [{"num_territories": n} for n in (1, 2, 3, 4, 6)],
+    "elementos": [
+        {"rows": 6, "setup": "standard", "max_moves": m} for m in (2, 4, 6, 8, 10)
+    ] + [{"rows": 6, "setup": "random", "max_moves": m} for m in (2, 4, 6)] + [{}],
+}
+BUDGET_GB = 24.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count-limit", type=float, default=2e9, help="walk trees estimated below this many nodes")
+    parser.add_argument("--build-limit", type=float, default=4e8, help="build and time trees up to this many nodes")
+    parser.add_argument("--out", type=Path, default=HERE / "results", help="folder for the CSV")
+    args = parser.parse_args(argv)
+    total, _ = machine_memory()
+    budget = 0.9 * BUDGET_GB * 1e9
+    print(f"machine memory {total / 1e9:.1f} GB; verdicts for a {BUDGET_GB:g} GB machine (90% usable)", flush=True)
+    rows = []
+    for name in elements_ai.GAMES:
+        kernel = elements_ai.get_kernel(name)
+        games = {}
+        for params in SWEEPS.get(name, []) + list(kernel.variants.values()):
+            game = elements_ai.load_game(name, **params)
+            games.setdefault(str(game), game)
+        ratios = None  # (infosets per decision node, sequences per edge, seconds per node) of the largest built
+        for game in games.values():
+            estimate = estimate_tree(game, walks=3000, seed=0)
+            row = {"game": str(game), "estimated_nodes": estimate.nodes, "estimate_error": estimate.nodes_error}
+            sizes = None
+            if estimate.nodes + 3 * estimate.nodes_error < args.count_limit:
+                try:
+                    sizes = count_kernel_tree(game, max_nodes=int(args.count_limit))
+                except TreeTooLarge:
+                    sizes = None
+            if sizes is not None:
+                row.update(sizes, basis="counted")
+                nodes, decisions, edges = sizes["nodes"], sizes["decision_nodes"], sizes["decision_edges"]
+            else:
+                nodes, decisions, edges = estimate.nodes, estimate.decision_nodes, estimate.sequences
+                row.update(nodes=nodes, decision_nodes=decisions, decision_edges=edges, basis="estimated")
+            build_peak = build_bytes(nodes, decisions, edges) + nodes * SOLVE_NODE_BYTES
+            if sizes is not None and nodes <= args.build_limit and build_peak <= budget:
+                try:
+                    started = time.perf_counter()
+                    tree = build_tree(game)
+                    row["build_seconds"] = time.perf_counter() - started
+                    row.update(infosets=tree.num_infosets, sequences=tree.num_sequences, infosets_basis="built")
+                    solver = CFRSolver(tree, "cfr+")
+                    solver.run(1)
+                    repeats = 3 if nodes < 5e7 else 1
+                    started = time.perf_counter()
+                    solver.run(repeats)
+                    row["cfr_plus_seconds_per_iteration"] = (time.perf_counter() - started) / repeats
+                    row["seconds_basis"] = "measured"
+                    ratios = (tree.num_infosets / decisions, tree.num_sequences / edges,
+                              row["cfr_plus_seconds_per_iteration"] / nodes)
+                    del solver, tree
+                except ValueError as error:  # no perfect recall
+                    row["note"] = str(error).split(": ", 1)[1].split(";")[0]
+            if "infosets" not in row and ratios is not None:
+                row.update(infosets=decisions * ratios[0], sequences=edges * ratios[1],
+                           infosets_basis="extrapolated from the largest built variant",
+                           cfr_plus_seconds_per_iteration=nodes * ratios[2], seconds_basis="extrapolated per node")
+            if "infosets" in row:
+                needed = max(build_peak, solve_bytes(nodes, row["infosets"], row["sequences"]))
+            else:
+                needed = build_peak
+            row["memory_gb"] = needed / 1e9
+            row["solvable_24gb"] = needed <= budget and not row.get("note")
+            rows.append(row)
+            verdict = "solvable" if row["solvable_24gb"] else "not solvable"
+            print(f"  {str(game):<84} {row['basis']:>9} {nodes:>10.3g} nodes {needed / 1e9:>10.3g} GB  {verdict}"
+                  + (f"  ({row['note']})" if row.get("note") else ""), flush=True)
+    table = pd.DataFrame(rows)
+    args.out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(args.out / "sizes.csv", index=False)
+    print(f"\nwrote {args.out / 'sizes.csv'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""The solve and exploitability commands, run as a user runs them."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+import elements_ai
+from elements_ai import cli
+from elements_ai.solvers import build_tree, evaluate_probs, load_policy
+from elements_ai.solvers.agents import bot_policy
+
+TINY = "elements(single_round=true,deck=1_2_6_6,hand_size=1)"
+
+
+def figures(out: str) -> dict[str, str]:
+    return dict(re.findall(r"^(NashConv|exploitability): (\S+)$", out, re.M))
+
+
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "es-mccfr", "os-mccfr"])
+def test_solve_then_exploitability(algorithm, tmp_path, capsys):
+    game, iterations = ("kuhn_poker", "300") if "mccfr" not in algorithm else (TINY, "5000")
+    path = tmp_path / "policy.npz"
+    assert cli.main(["solve", game, "--algorithm", algorithm, "--iterations", iterations, "--out", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "exploitability" in err and f"wrote {path}" in err
+    assert cli.main(["exploitability", game, str(path)]) == 0
+    printed = figures(capsys.readouterr().out)
+    # Full precision: the printed figure is the float itself.
+    exact = load_policy(path).evaluate()
+    assert float(printed["NashConv"]) == exact.nash_conv and float(printed["exploitability"]) == exact.exploitability
+    assert len(printed["NashConv"].replace("0.", "").lstrip("0")) >= 9
+    assert exact.exploitability < (0.01 if "mccfr" not in algorithm else 0.3)
+
+
+def test_resume_continues_the_iterations(tmp_path, capsys):
+    path = tmp_path / "kuhn.npz"
+    assert cli.main(["solve", "kuhn_poker", "--iterations", "100", "--out", str(path)]) == 0
+    assert cli.main(["solve", "kuhn_poker", "--iterations", "50", "--out", str(path), "--resume"]) == 0
+    assert "iterations 150" in capsys.readouterr().err
+    assert load_policy(path).info["iterations"] == 150
+
+
+def test_exploitability_of_a_bot(capsys):
+    assert cli.main(["exploitability", TINY, "--bot", "random"]) == 0
+    printed = figures(capsys.readouterr().out)
+    tree = build_tree(elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1))
+    assert float(printed["NashConv"]) == evaluate_probs(tree, bot_policy(tree, "random")).nash_conv
+    assert cli.main(["exploitability", TINY, "--bot", "rules", "--samples", "4"]) == 0
+    assert "action frequencies over 4 samples" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", "nonsense_game", "--out", "x.npz"], "unknown game 'nonsense_game'"),
+        (["solve", "elements(hand_size=0)", "--out", "x.npz"], "hand_size=0 is out of range"),
+        (["solve", "elements", "--out", "x.npz"], "this machine has"),
+        (["solve", "kuhn_poker", "--algorithm", "es-mccfr", "--out", "x.npz"], "rules kernel"),
+        (["solve", "kuhn_poker", "--iterations", "-1", "--out", "x.npz"], "--iterations must be >= 0"),
+        (["solve", "kuhn_poker", "--alpha", "2", "--out", "x.npz"], "alpha cannot be set"),
+        (["solve", "kuhn_poker", "--resume", "--out", "missing.npz"], "missing.npz does not exist"),
+        (["exploitability", "kuhn_poker", "missing.npz"], "no such file"),
+        (["exploitability", "kuhn_poker"], "give a policy FILE or --bot"),
+        (["exploitability", "kuhn_poker", "--bot", "random"], "elements_ai games"),
+    ],
+)
+def test_errors_name_the_problem(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "x.npz").exists()
+
+
+def test_a_policy_for_another_game_is_refused(tmp_path, capsys):
+    path = tmp_path / "kuhn.npz"
+    assert cli.main(["solve", "kuhn_poker", "--iterations", "10", "--out", str(path)]) == 0
+    assert cli.main(["exploitability", "leduc_poker", str(path)]) == 2
+    assert "holds a policy for kuhn_poker(), not for leduc_poker()" in capsys.readouterr().err
+
+
+def test_the_installed_command_runs(tmp_path):
+    path = tmp_path / "kuhn.npz"
+    solve = [sys.executable, "-m", "elements_ai", "solve", "kuhn_poker", "--iterations", "50", "--out", str(path)]
+    assert subprocess.run(solve, capture_output=True, text=True, timeout=300).returncode == 0
+    result = subprocess.run(
+        [sys.executable, "-m", "elements_ai", "exploitability", "kuhn_poker", str(path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0 and "NashConv: " in result.stdout
+
+
+@pytest.mark.slow
+def test_solve_notebook_runs():
+    """About a minute: it solves the small variant with five algorithms and asks two bots."""
+    nbformat = pytest.importorskip("nbformat", reason="part of the test extra")
+    nbclient = pytest.importorskip("nbclient", reason="part of the test extra")
+    root = __import__("pathlib").Path(__file__).resolve().parents[1]
+    notebook = nbformat.read(root / "notebooks" / "solve.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3").execute()
+    outputs = "".join(
+        output.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+    )
+    assert "pcfr+  1000 iterations" in outputs and "P(knock)" in outputs
+    assert "solved policy against the rules bot" in outputs
+    knocks = re.search(r"margin 0\) the solver knocks (\d+)%", outputs)
+    assert knocks and int(knocks.group(1)) > 90
