@@ -359,3 +359,53 @@ def test_search_playout_options_are_checked():
         TreeSearch(game, rollout="rules", leaf_value=lambda *a: None)
     bot = make_bot("ismcts:sims=50,rollout=rules,depth=3,rollouts=2", game, 0)
     assert (bot.search.rollout, bot.search.depth, bot.search.rollouts) == ("rules", 3, 2)
+
+
+# --- experiments ---------------------------------------------------------------------------------
+
+EXPERIMENTS = __import__("pathlib").Path(__file__).resolve().parents[1] / "experiments"
+
+
+def _experiment(script: str, out, *extra: str) -> str:
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, str(EXPERIMENTS / script), "--quick", "--out", str(out), *extra],
+                            capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+@pytest.mark.slow
+def test_compare_families_quick(tmp_path):
+    import pandas as pd
+
+    _experiment("compare_families.py", tmp_path)
+    families = pd.read_csv(tmp_path / "families.csv")
+    small = families[families["game"] == SMALL]
+    assert set(small["agent"]) == {"cfr", "ppo", "ismcts:sims=20", "rules", "random"}
+    assert set(families[families["game"] == "elements"]["agent"]) == {"ppo", "ismcts:sims=20", "rules", "random"}
+    # Exact exploitability on the small variant: CFR's is the smallest, random's and rules' positive.
+    exploitability = small.set_index("agent")["exploitability"]
+    assert exploitability.notna().all() and exploitability["cfr"] < exploitability.drop("cfr").min()
+    assert families[families["game"] == "elements"]["exploitability"].isna().all()
+    strength = pd.read_csv(tmp_path / "ppo_strength.csv")
+    assert set(strength["game"]) == {"elements", "elemental_duel", "elementos"}
+    assert ((strength["score_low"] <= strength["score"]) & (strength["score"] <= strength["score_high"])).all()
+    options = pd.read_csv(tmp_path / "search_options.csv")
+    assert "mcts:sims=20,rollout=rules,depth=20" in set(options["agent"]) and (options["opponent"] == "rules").all()
+    for name in ("families.png", "ppo_strength.png", "search_options.png", "ppo_strength.md"):
+        assert (tmp_path / name).stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_approx_exploitability_quick(tmp_path):
+    import pandas as pd
+
+    _experiment("approx_exploitability.py", tmp_path)
+    table = pd.read_csv(tmp_path / "approx_exploitability.csv")
+    assert list(table["agent"]) == ["random", "rules", "rules", "ismcts:sims=20"]
+    assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    small = table[table["game"] == SMALL]
+    assert small["exact"].notna().all() and (small["exact"] > 0).all()
+    assert (tmp_path / "approx_exploitability.png").stat().st_size > 0
