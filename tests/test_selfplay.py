@@ -409,3 +409,23 @@ def test_approx_exploitability_quick(tmp_path):
     small = table[table["game"] == SMALL]
     assert small["exact"].notna().all() and (small["exact"] > 0).all()
     assert (tmp_path / "approx_exploitability.png").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_ray_actors_collect_for_one_learner(tmp_path):
+    import ray
+
+    game = elements_ai.load_game(SMALL)
+    config = PPOConfig(**{**TINY, "num_envs": 16})
+    try:
+        trainer = PPOTrainer(game, tmp_path / "ray", config, seed=3, progress=False, backend="ray", actors=2)
+        trainer.train(16 * 8 * 2)
+        assert trainer.env_steps == 256 and trainer.iteration == 2
+        resumed = PPOTrainer(game, tmp_path / "ray", progress=False, backend="ray")
+        assert resumed.iteration == 2 and len(resumed.actors.handles) == 2
+        resumed.train(16 * 8 * 3)
+        assert resumed.env_steps == 384
+    finally:
+        ray.shutdown()
+    with pytest.raises(ValueError, match="actors must divide"):
+        PPOTrainer(game, tmp_path / "bad", config, backend="local", actors=3)
