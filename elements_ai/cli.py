@@ -23,7 +23,11 @@ EXAMPLES = """examples:
 # Modules that add commands of their own: each defines ``register(commands)``, which
 # adds a sub-parser to ``commands`` and sets its ``run`` default to a function of the
 # parsed arguments returning the exit status.
-COMMAND_MODULES: tuple[str, ...] = ("elements_ai.eval.commands", "elements_ai.solvers.commands")
+COMMAND_MODULES: tuple[str, ...] = (
+    "elements_ai.eval.commands",
+    "elements_ai.solvers.commands",
+    "elements_ai.selfplay.commands",
+)
 
 
 def parse_params(name: str, pairs: list[str]) -> dict:

@@ -422,8 +422,11 @@ def _wins_at_once(state, player, action):
 
 def test_list_bots_names_parameters_and_defaults():
     bots = list_bots()
-    assert set(bots) == {"random", "rules", "mcts", "ismcts", "cfr", "mccfr"}
-    assert bots["mcts"] == {"sims": 1000, "seconds": 0.0, "c": 1.4, "rollouts": 1, "worlds": 1, "select": "uct"}
+    assert set(bots) == {"random", "rules", "mcts", "ismcts", "cfr", "mccfr", "ppo", "az"}
+    assert bots["mcts"] == {
+        "sims": 1000, "seconds": 0.0, "c": 1.4, "rollouts": 1, "rollout": "random", "depth": 0, "worlds": 1,
+        "select": "uct",
+    }
     assert bots["random"] == {} and bots["rules"] == {}
 
 
@@ -442,7 +445,7 @@ def test_make_bot_builds_the_named_bot_with_its_parameters():
     [
         ("", "empty"),
         ("alphazero", "unknown bot 'alphazero'; bots are random, rules, mcts, ismcts"),
-        ("mcts:simz=10", "(mcts): unknown parameter 'simz'; parameters are c, rollouts, seconds, select, sims"),
+        ("mcts:simz=10", "(mcts): unknown parameter 'simz'; parameters are c, depth, rollout, rollouts, seconds, select, sims"),
         ("random:sims=10", "(random): unknown parameter 'sims'; parameters are none"),
         ("mcts:sims", "'sims' must look like name=value"),
         ("mcts:sims=ten", "(mcts): parameter sims must be an integer, got 'ten'"),

@@ -186,8 +186,10 @@ class MCTSBot(_SearchBot):
 
     Parameters: ``sims`` simulations per move (default 1000; unlimited when only
     ``seconds`` is given), ``seconds`` time limit per move (0: none), ``c``
-    exploration constant on values scaled to [0, 1], ``rollouts`` random playouts
-    per leaf, ``worlds`` as above, ``select`` "uct" or "puct".
+    exploration constant on values scaled to [0, 1], ``rollouts`` playouts per
+    leaf, ``worlds`` as above, ``select`` "uct" or "puct", ``rollout`` "random" or
+    "rules" (the game's heuristic plays the playouts), ``depth`` decisions after
+    which a playout stops and scores a draw (0: to the end; see ``search``).
 
     >>> import elements_ai
     >>> game = elements_ai.load_game("elements", single_round=True)
@@ -212,10 +214,12 @@ class MCTSBot(_SearchBot):
         rollouts: int = 1,
         worlds: int = 1,
         select: str = "uct",
+        rollout: str = "random",
+        depth: int = 0,
     ):
         super().__init__(
             game, player, seed, sims=sims, seconds=seconds, ismcts=False,
-            c=c, rollouts=rollouts, worlds=worlds, selection=select,
+            c=c, rollouts=rollouts, worlds=worlds, selection=select, rollout=rollout, depth=depth,
         )
 
 
@@ -228,8 +232,8 @@ class ISMCTSBot(_SearchBot):
     availability counts. The root state is read only through ``resample``.
     Opponents' moves are treated as seen (single observer), as in the paper.
 
-    Parameters: ``sims``, ``seconds``, ``c``, ``rollouts``, ``select`` as for
-    ``MCTSBot``.
+    Parameters: ``sims``, ``seconds``, ``c``, ``rollouts``, ``select``,
+    ``rollout``, ``depth`` as for ``MCTSBot``.
     """
 
     def __init__(
@@ -243,10 +247,12 @@ class ISMCTSBot(_SearchBot):
         c: float = 1.4,
         rollouts: int = 1,
         select: str = "uct",
+        rollout: str = "random",
+        depth: int = 0,
     ):
         super().__init__(
             game, player, seed, sims=sims, seconds=seconds, ismcts=True,
-            c=c, rollouts=rollouts, selection=select,
+            c=c, rollouts=rollouts, selection=select, rollout=rollout, depth=depth,
         )
 
 

@@ -7,9 +7,9 @@ defaults.
 >>> import elements_ai
 >>> from elements_ai.agents import list_bots, make_bot
 >>> sorted(list_bots())
-['cfr', 'ismcts', 'mccfr', 'mcts', 'random', 'rules']
+['az', 'cfr', 'ismcts', 'mccfr', 'mcts', 'ppo', 'random', 'rules']
 >>> list_bots()["ismcts"]
-{'sims': 1000, 'seconds': 0.0, 'c': 1.4, 'rollouts': 1, 'select': 'uct'}
+{'sims': 1000, 'seconds': 0.0, 'c': 1.4, 'rollouts': 1, 'rollout': 'random', 'depth': 0, 'select': 'uct'}
 >>> game = elements_ai.load_game("elements")
 >>> make_bot("mcts:sims=200,c=2", game, player=0, seed=7).search.c
 2.0
@@ -17,8 +17,8 @@ defaults.
 ...     make_bot("mcts:simz=10", game, 0)
 ... except ValueError as error:
 ...     print(error)
-bot spec 'mcts:simz=10' (mcts): unknown parameter 'simz'; parameters are c, rollouts, seconds, select, \
-sims, worlds
+bot spec 'mcts:simz=10' (mcts): unknown parameter 'simz'; parameters are c, depth, rollout, rollouts, \
+seconds, select, sims, worlds
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import dataclasses
 import importlib
 from typing import Any
 
-from ..core.params import Param, ParameterError, at_least, int_range, one_of, parse_pairs, resolve
+from ..core.params import Check, Param, ParameterError, at_least, int_range, one_of, parse_pairs, resolve
 from .bots import KernelBot
 
 
@@ -56,10 +56,20 @@ _SEARCH = {
     "sims": Param(1000, "simulations per move (unlimited when only seconds is given)", int_range(1)),
     "seconds": Param(0.0, "time limit per move in seconds (0: no time limit)", at_least(0.0)),
     "c": Param(1.4, "exploration constant (values are scaled to [0, 1])", at_least(0.0)),
-    "rollouts": Param(1, "random playouts averaged at each new leaf", int_range(1)),
+    "rollouts": Param(1, "playouts averaged at each new leaf", int_range(1)),
+    "rollout": Param("random", "who plays the playouts: uniformly random moves, or the game's rules heuristic",
+                     one_of("random", "rules")),
+    "depth": Param(0, "decisions after which a playout stops and scores a draw (0: to the end)", int_range(0)),
 }
 _SELECT = {
     "select": Param("uct", "child selection: UCB1 ('uct') or prior-weighted ('puct')", one_of("uct", "puct")),
+}
+
+_CKPT = {
+    "ckpt": Param(
+        "", "a checkpoint file, or a training folder (its latest checkpoint)",
+        Check(lambda value: bool(value.strip()), "a path (ckpt=PATH is required)"),
+    ),
 }
 
 BOTS: dict[str, BotSpec] = {
@@ -101,6 +111,22 @@ BOTS: dict[str, BotSpec] = {
             "elements_ai.solvers.agents:PolicyBot",
             "plays an MCCFR policy (elements-ai solve --algorithm es-mccfr); unsampled information sets uniformly",
             {"policy": Param("", "the policy or checkpoint file (.npz) written by elements-ai solve")},
+        ),
+        BotSpec(
+            "ppo",
+            "elements_ai.selfplay.bots:PPOBot",
+            "a policy network trained by self-play PPO (elements-ai train --algorithm ppo; needs torch)",
+            {**_CKPT, "greedy": Param(False, "play the most likely action instead of sampling the policy")},
+        ),
+        BotSpec(
+            "az",
+            "elements_ai.selfplay.bots:AZBot",
+            "PUCT search guided by a network trained AlphaZero-style (perfect information; needs torch)",
+            {
+                **_CKPT,
+                "sims": Param(100, "simulations per move", int_range(1)),
+                "c": Param(1.5, "PUCT exploration constant (values are scaled to [0, 1])", at_least(0.0)),
+            },
         ),
     )
 }

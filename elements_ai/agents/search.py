@@ -33,6 +33,14 @@ Both are jitted functions (or ``@generic`` ones, compiled for the game) bound to
 placeholder ``hooks``. Defaults: a uniform prior and ``rollouts`` uniformly random
 playouts.
 
+Without a hook, two settings make the default leaf value less blind where random
+play is (in ``elementos`` most random games reach the move cap): ``rollout="rules"``
+plays the game's ``rules.heuristic`` for every player in the playouts instead of
+random moves, and ``depth=D`` cuts every playout after ``D`` decisions and scores
+the position reached as a draw, the middle of the utility range for every player
+(as ``elementos`` scores a game that reaches its move cap): a leaf's value is then
+the mean outcome of short playouts, only games decided within ``D`` moves counting.
+
 >>> import elements_ai
 >>> game = elements_ai.load_game("elements", single_round=True, hand_size=3)
 >>> state = game.new_initial_state()
@@ -150,6 +158,57 @@ def random_rollout(cfg, state, rng, rollouts, mask, probs, out):
         out[p] = total[p] / rollouts
 
 
+RANDOM_ROLLOUT = 0
+RULES_ROLLOUT = 1
+ROLLOUTS = {"random": RANDOM_ROLLOUT, "rules": RULES_ROLLOUT}
+
+
+@generic
+def policy_playout(cfg, state, mask, probs, rng, policy, depth, out):
+    """Plays ``policy`` (RANDOM_ROLLOUT or RULES_ROLLOUT, for every player) from
+    ``state`` for at most ``depth`` decisions (0: to the end); writes the returns,
+    and returns False (``out`` untouched) when the cut came first."""
+    steps = 0
+    player = rules.current_player(cfg, state)
+    while player != TERMINAL:
+        if player == CHANCE:
+            rules.chance_outcomes(cfg, state, probs)
+            action = sample_index(probs, probs.shape[0], uniform(rng, 0))
+        else:
+            if depth > 0 and steps >= depth:
+                return False
+            if policy == RULES_ROLLOUT:
+                action = rules.heuristic(cfg, state, player, rng)
+            else:
+                action = rules.sample_action(cfg, state, mask, uniform(rng, 0))
+            steps += 1
+        rules.apply(cfg, state, action)
+        player = rules.current_player(cfg, state)
+    rules.returns(cfg, state, out)
+    return True
+
+
+@generic
+def leaf_estimate(cfg, state, rng, settings, mask, probs, out):
+    """The leaf value: the ``leaf_value`` hook, or the playouts chosen by
+    ``settings.policy`` and ``settings.depth`` (see the module docstring)."""
+    if settings.policy == RANDOM_ROLLOUT and settings.depth == 0:
+        hooks.leaf_value(cfg, state, rng, settings.rollouts, mask, probs, out)
+        return
+    middle = settings.lo + 0.5 / settings.scale
+    start = state.copy()
+    total = np.zeros(out.shape[0])
+    for r in range(settings.rollouts):
+        if r > 0:
+            copy(state, start)
+        if not policy_playout(cfg, state, mask, probs, rng, settings.policy, settings.depth, out):
+            for p in range(out.shape[0]):
+                out[p] = middle
+        total += out
+    for p in range(out.shape[0]):
+        out[p] = total[p] / settings.rollouts
+
+
 class Settings(NamedTuple):
     """What a search does, for ``run``."""
 
@@ -160,6 +219,8 @@ class Settings(NamedTuple):
     rollouts: int  # passed to the leaf value
     lo: float  # the game's minimum utility ...
     scale: float  # ... and 1 / its range: values are scaled to [0, 1]
+    policy: int  # RANDOM_ROLLOUT or RULES_ROLLOUT, in the default leaf value's playouts
+    depth: int  # decisions after which they stop (0: at the end of the game)
 
 
 class Tree(NamedTuple):
@@ -220,7 +281,7 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
     ``root`` but through ``resample``. Stops early when fewer than ``reserve`` free
     nodes are left (the caller grows the tree and calls again).
     """
-    mode, rollouts = settings.mode, settings.rollouts
+    mode = settings.mode
     ti, tf, meta = tree
     path, work, mask, probs, prior_buf, seen, ret = scratch
     num_actions = mask.shape[0]
@@ -249,13 +310,13 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
                 if child < 0:
                     child = _add_child(ti, tf, meta, node, key, probs[outcome])
                     if child < 0:  # tree full: evaluate here
-                        hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
+                        leaf_estimate(cfg, work, rng, settings, mask, probs, ret)
                         break
                 action = outcome
             else:
                 child = _select(cfg, node, to_move, rng, settings, tree, scratch)
                 if child < 0:  # tree full and nothing to choose: evaluate here
-                    hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
+                    leaf_estimate(cfg, work, rng, settings, mask, probs, ret)
                     break
                 action = ti[child, T_KEY]
             # One call of apply for both kinds of node: the kernel's apply is inlined,
@@ -265,7 +326,7 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
             path[depth] = child
             node = child
             if ti[child, T_VISITS] == 0:
-                hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
+                leaf_estimate(cfg, work, rng, settings, mask, probs, ret)
                 break
         for d in range(depth + 1):
             nd = path[d]
@@ -280,7 +341,7 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
 def _select(cfg, node, to_move, rng, settings, tree, scratch):
     """The child of decision node ``node`` to descend to (expanding one when needed),
     or -1 when the tree is full and no child is legal."""
-    mode, availability, selection, c, rollouts, lo, scale = settings
+    mode, availability, selection, c, rollouts, lo, scale, _, _ = settings
     ti, tf, meta = tree
     path, work, mask, probs, prior_buf, seen, ret = scratch
     num_actions = mask.shape[0]
@@ -397,6 +458,8 @@ class TreeSearch:
         max_nodes: int = 2_000_000,
         prior=None,
         leaf_value=None,
+        rollout: str = "random",
+        depth: int = 0,
     ):
         self.game = game
         self.kernel = kernel = game.kernel
@@ -410,6 +473,16 @@ class TreeSearch:
             raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
         self.selection = SELECTIONS[selection]
         self.max_nodes = int(max_nodes)
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if rollout == "rules" and kernel.heuristic is None:
+            raise ValueError(f"{kernel.short_name}: rollout='rules' needs the game's heuristic, and it has none")
+        if int(depth) < 0:
+            raise ValueError(f"depth must be >= 0 (0: playouts to the end), got {depth}")
+        if leaf_value is not None and (rollout != "random" or int(depth) != 0):
+            raise ValueError("rollout and depth set the default leaf value; a leaf_value hook replaces it")
+        self.rollout = rollout
+        self.depth = int(depth)
         self.needs_resample = self.ismcts or not config.perfect_information
         if self.needs_resample and kernel.resample is None and not config.perfect_information:
             raise ValueError(
@@ -492,7 +565,10 @@ class TreeSearch:
         return counts, values
 
     def _search_tree(self, root, player, mode, availability, sims, deadline, rng, counts, values) -> None:
-        settings = Settings(mode, availability, self.selection, self.c, self.rollouts, self._lo, self._scale)
+        settings = Settings(
+            mode, availability, self.selection, self.c, self.rollouts, self._lo, self._scale,
+            ROLLOUTS[self.rollout], self.depth,
+        )
         self._ensure_capacity(min(sims, 1 << 12) + self._reserve + 1)
         reset_tree(self._tree.ti, self._tree.tf, self._tree.meta)
         done = 0

@@ -1,0 +1,34 @@
+"""Self-play agents: neural policies trained on the vector face (the ``selfplay`` extra: PyTorch).
+
+``PPOTrainer`` trains a policy by PPO against a league of its frozen past selves;
+``AlphaZeroTrainer`` trains a policy-value network with batched PUCT search for
+perfect-information games. Their checkpoints play as bots: ``ppo:ckpt=PATH`` and
+``az:ckpt=PATH,sims=N`` (``elements_ai.agents.make_bot``). ``elements-ai train`` runs
+both from the command line. Torch is imported when one of these names is first used,
+so the command line and the registry cost nothing without it.
+
+>>> from elements_ai.selfplay import PPOConfig
+>>> PPOConfig(num_envs=8).rollout_steps
+32
+"""
+
+import importlib
+
+_NAMES = {
+    "AZConfig": "az",
+    "AlphaZeroTrainer": "az",
+    "AZBot": "bots",
+    "PPOBot": "bots",
+    "CheckpointError": "checkpoint",
+    "PolicyValueNet": "net",
+    "PPOConfig": "ppo",
+    "PPOTrainer": "ppo",
+}
+
+__all__ = sorted(_NAMES)
+
+
+def __getattr__(name):
+    if name in _NAMES:
+        return getattr(importlib.import_module(f"{__name__}.{_NAMES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,188 @@
+"""Trained networks as bots: ``ppo:ckpt=PATH`` and ``az:ckpt=PATH,sims=N``.
+
+``PATH`` is a checkpoint file or a training folder (its latest checkpoint). The
+checkpoint must have been trained for exactly this game (the same parameters); any
+other, or a file that is not a checkpoint, is a ``CheckpointError`` (a ``ValueError``)
+saying which.
+
+>>> import tempfile, elements_ai
+>>> from elements_ai.agents import make_bot
+>>> from elements_ai.selfplay import PPOConfig, PPOTrainer
+>>> game = elements_ai.load_game("elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)")
+>>> out = tempfile.mkdtemp()
+>>> _ = PPOTrainer(game, out, PPOConfig(num_envs=8, rollout_steps=4, hidden=(16,), eval_every=0),
+...                progress=False).train(32)
+>>> bot = make_bot(f"ppo:ckpt={out}", game, player=0, seed=1)
+>>> state = game.new_initial_state()
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])
+>>> bot.step(state) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+import torch
+
+from ..agents.bots import KernelBot
+from ..core.rng import uniform
+from ..core.vec import batch_encode_information_state
+from . import checkpoint
+from .batched import BatchedSearch
+from .net import PolicyValueNet, masked_probs
+
+
+def network_from(payload: dict, game) -> PolicyValueNet:
+    """The network stored in a checkpoint, checked against ``game``'s sizes."""
+    config = game.config
+    expected = {"info_size": config.info_size, "num_actions": config.num_actions, "num_players": config.num_players}
+    arch = payload.get("architecture")
+    if not isinstance(arch, dict) or "model" not in payload:
+        raise checkpoint.CheckpointError(f"{payload['path']} is damaged: it holds no network")
+    for key, value in expected.items():
+        if arch.get(key) != value:
+            raise checkpoint.CheckpointError(
+                f"{payload['path']}: its network has {key}={arch.get(key)}, the game {game} needs {value}"
+            )
+    try:
+        net = PolicyValueNet(**arch)
+        net.load_state_dict(payload["model"])
+    except (RuntimeError, TypeError, ValueError) as error:
+        raise checkpoint.CheckpointError(f"{payload['path']}: its weights do not fit its network ({error})") from None
+    net.eval()
+    return net
+
+
+@functools.lru_cache(maxsize=32)
+def _cached(path: str, stamp: tuple, game_string: str, algorithm: str | None):
+    payload = checkpoint.load(path, algorithm=algorithm)
+    if payload["game"] != game_string:
+        raise checkpoint.CheckpointError(f"{path} was trained for {payload['game']}, not for {game_string}")
+    return payload
+
+
+def load_network(ckpt: str, game, algorithm: str | None = None) -> tuple[PolicyValueNet, dict]:
+    """The network of checkpoint ``ckpt`` (file or training folder) for ``game``.
+
+    Loaded once per file version, however many bots use it (a tournament makes many).
+    """
+    if not ckpt:
+        raise checkpoint.CheckpointError("ckpt: give a checkpoint file or a training folder (ckpt=PATH)")
+    path = checkpoint.resolve(ckpt)
+    stat = os.stat(path)
+    payload = _cached(str(path), (stat.st_mtime_ns, stat.st_size), str(game), algorithm)
+    return network_from(payload, game), payload
+
+
+def network_evaluator(net: PolicyValueNet, game):
+    """A ``BatchedSearch`` evaluator: the net's masked prior and its returns for every player."""
+    config = game.config
+    players_count = config.num_players
+    bound = max(abs(config.min_utility), abs(config.max_utility), 1e-9)
+    encode = batch_encode_information_state[game.kernel]
+
+    def evaluate(states, players, masks):
+        info = np.empty((len(states), config.info_size), np.float32)
+        encode(config.cfg, np.ascontiguousarray(states), np.ascontiguousarray(players, np.int64), info)
+        with torch.no_grad():
+            logits, values = net(torch.from_numpy(info))
+            priors = masked_probs(logits.double(), torch.from_numpy(np.ascontiguousarray(masks))).numpy()
+        relative = np.clip(values.double().numpy() * bound, config.min_utility, config.max_utility)
+        returns = np.empty_like(relative)
+        for k in range(players_count):
+            returns[np.arange(len(states)), (players + k) % players_count] = relative[:, k]
+        return priors, returns
+
+    return evaluate
+
+
+class PPOBot(KernelBot):
+    """A trained policy network: samples its masked policy (``greedy=True``: its most likely action).
+
+    It reads the information-state tensor of its player only.
+    """
+
+    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", greedy: bool = False):
+        super().__init__(game, player, seed)
+        self.net, payload = load_network(ckpt, game)
+        self.checkpoint = payload["path"]
+        self.greedy = bool(greedy)
+        # One state's forward pass gains nothing from threads, and a tournament runs a
+        # process per core: more threads would only contend.
+        torch.set_num_threads(1)
+
+    def probabilities(self, state) -> np.ndarray:
+        info = torch.tensor(state.information_state_tensor(self.player), dtype=torch.float32)[None]
+        mask = np.zeros(self.game.num_distinct_actions(), np.bool_)
+        mask[state.legal_actions()] = True
+        with torch.no_grad():
+            logits, _ = self.net(info)
+            # In float64, so that the policy sums to 1 as exactly as a solver's does.
+            probs = masked_probs(logits.double(), torch.from_numpy(mask)[None])[0].numpy()
+        return probs
+
+    def _policy_and_action(self, state):
+        legal = state.legal_actions()
+        probs = self.probabilities(state)
+        policy = [(a, float(probs[a])) for a in legal]
+        if self.greedy:
+            action = legal[int(np.argmax(probs[legal]))]
+        else:
+            cumulative = np.cumsum(probs[legal])
+            u = uniform(self._rng, 0) * cumulative[-1]
+            action = legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
+        return policy, action
+
+
+class AZBot(KernelBot):
+    """PUCT search guided by a trained network (AlphaZero-style); plays the most visited action.
+
+    For perfect-information games: the search reads the true state.
+    """
+
+    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", sims: int = 100, c: float = 1.5):
+        super().__init__(game, player, seed)
+        if not game.config.perfect_information:
+            raise ValueError(f"az: {game} has hidden information; AlphaZero-style search needs perfect information")
+        self.net, payload = load_network(ckpt, game)
+        self.checkpoint = payload["path"]
+        self.sims = int(sims)
+        self.search = BatchedSearch(game, 1, max_sims=self.sims, c=c, seed=seed)
+        self._evaluate = network_evaluator(self.net, game)
+
+    def _policy_and_action(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)], legal[0]
+        counts = self.search.run(state.array[None], self.sims, self._evaluate)[0]
+        visits = counts[legal]
+        action = legal[int(np.argmax(visits))]
+        total = visits.sum()
+        return [(a, float(n) / total) for a, n in zip(legal, visits)], action
+
+
+class NetworkPolicy:
+    """A trained network's policy as an OpenSpiel ``Policy`` (for exact exploitability).
+
+    ``action_probabilities(state)`` is the masked policy at the state's information
+    set, the distribution ``PPOBot`` samples from.
+    """
+
+    def __new__(cls, game, ckpt: str):
+        from open_spiel.python import policy as openspiel_policy
+
+        class _NetworkPolicy(openspiel_policy.Policy):
+            def __init__(self):
+                super().__init__(game, list(range(game.num_players())))
+                self.bots = [PPOBot(game, p, ckpt=ckpt) for p in range(game.num_players())]
+
+            def action_probabilities(self, state, player_id=None):
+                player = state.current_player() if player_id is None else player_id
+                probs = self.bots[player].probabilities(state)
+                return {a: float(probs[a]) for a in state.legal_actions()}
+
+        return _NetworkPolicy()

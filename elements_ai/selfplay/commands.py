@@ -1,0 +1,105 @@
+"""``elements-ai train``: self-play training from the command line.
+
+Registered through ``COMMAND_MODULES`` in ``elements_ai.cli``; torch is imported only
+when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+
+from ..core.params import ParameterError, convert, parse_pairs
+
+EXAMPLES = """examples:
+  elements-ai train elements --algorithm ppo --steps 400000 --out runs/elements
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --steps 50000 --out runs/small
+  elements-ai train elementos --steps 1000000 --out runs/elementos --set opponents=rules --set hidden=128_128
+  elements-ai train "elementos(setup=standard)" --algorithm az --steps 50000 --out runs/az
+  elements-ai train elements --steps 400000 --out runs/ray --backend ray --actors 4
+
+Running it again with the same --out resumes the run from its latest checkpoint.
+The result plays as a bot: ppo:ckpt=runs/elements (az:ckpt=runs/az,sims=100).
+"""
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "train",
+        help="train a self-play agent (PPO or AlphaZero-style; needs torch)",
+        description="Train a policy by self-play on the vector env, with checkpoints, a log and a plot in --out.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", help='a game name or game string, e.g. "elements(single_round=true)"')
+    parser.add_argument("--algorithm", choices=("ppo", "az"), default="ppo", help="default: ppo")
+    parser.add_argument("--steps", type=int, required=True, help="environment steps in all (a resumed run counts its own)")
+    parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
+    parser.add_argument("--seed", type=int, default=0, help="default 0")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where self-play runs: this process, or Ray actors (ppo only)")
+    parser.add_argument("--actors", type=int, default=2, help="Ray actors for --backend ray (default 2)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a hyperparameter (repeatable; lists joined by _, e.g. hidden=128_128, "
+                             "opponents=rules_random)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run_train)
+
+
+def hyperparameters(cls, pairs: list[str]) -> dict:
+    """``--set`` pairs converted to the types of ``cls``'s fields."""
+    given = parse_pairs(pairs, "--set")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    out = {}
+    for name, text in given.items():
+        if name not in fields:
+            raise ParameterError(f"--set: unknown hyperparameter {name!r}; they are {', '.join(sorted(fields))}")
+        default = fields[name].default
+        if isinstance(default, tuple):
+            items = [item for item in text.split("_") if item]
+            kind = type(default[0]) if default else (int if name == "hidden" else str)
+            values = [convert(item, kind) for item in items]
+            if any(v is None for v in values):
+                raise ParameterError(f"--set: {name}={text!r} must be a list of {kind.__name__} joined by _")
+            out[name] = tuple(values)
+        else:
+            value = convert(text, type(default))
+            if value is None:
+                raise ParameterError(f"--set: {name}={text!r} must be {type(default).__name__}")
+            out[name] = value
+    return out
+
+
+def run_train(args) -> int:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("elements-ai train needs PyTorch: pip install torch (a CPU build) or 'elements-ai[selfplay]'",
+              file=sys.stderr)
+        return 2
+    from .. import load_game
+    from .az import AlphaZeroTrainer, AZConfig
+    from .ppo import PPOConfig, PPOTrainer
+
+    if args.steps < 1:
+        raise ParameterError(f"--steps must be a positive integer, got {args.steps}")
+    game = load_game(args.game)
+    try:
+        if args.algorithm == "ppo":
+            config = PPOConfig(**hyperparameters(PPOConfig, args.set))
+            actors = args.actors if args.backend == "ray" else 1
+            trainer = PPOTrainer(game, args.out, config, seed=args.seed, progress=not args.quiet,
+                                 backend=args.backend, actors=actors)
+        else:
+            if args.backend != "local":
+                raise ParameterError("--backend ray runs PPO actors; az runs locally")
+            config = AZConfig(**hyperparameters(AZConfig, args.set))
+            trainer = AlphaZeroTrainer(game, args.out, config, seed=args.seed, progress=not args.quiet)
+        row = trainer.train(args.steps)
+    except ValueError as error:  # bad hyperparameters, a mismatched checkpoint folder, ...
+        raise ParameterError(str(error)) from None
+    scores = ", ".join(f"{k[6:]} {v:.3f}" for k, v in row.items() if k.startswith("score_") and k.count("_") == 1)
+    print(f"{args.algorithm} {game}: {trainer.env_steps} env steps, iteration {trainer.iteration}"
+          + (f"; score vs {scores}" if scores else "") + f"; checkpoints in {args.out}")
+    return 0

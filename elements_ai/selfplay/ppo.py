@@ -1,0 +1,634 @@
+"""PPO by self-play against a league of frozen past policies, on the vector face.
+
+Every env of a ``VecEnv`` gives each of its seats to a player, drawn anew when its
+game starts: with probability ``self_play`` every seat is the learner (all its moves
+are training data); otherwise the learner takes one seat at random and the others go
+to one opponent drawn from the league (frozen snapshots of the learner, taken every
+``snapshot_every`` iterations, as in fictitious self-play) or from the fixed bots named
+in ``opponents`` (e.g. ``rules``), with probability ``fixed_share``. Opponents move
+inside the env loop, batched per opponent.
+
+The network reads the information-state tensor of the player to move and its policy
+is masked: an illegal action has probability exactly 0. Returns come at the end of a
+game; advantages are GAE over each (env, seat) chain of the learner's own decisions.
+Every ``eval_every`` iterations the policy (sampling its actions) plays ``eval_games``
+games against each of ``eval_opponents`` (``random``, ``rules``), seats alternated;
+the log (``log.csv``, ``log.png`` in the output folder) holds losses, entropy and
+those scores with 95% Wilson intervals.
+
+Same seed, same run: the env, the league draws and the network share one seed, and a
+checkpoint holds everything the run needs (env states and streams, optimizer, league,
+opponents' random state), so a resumed run continues as if never stopped.
+
+>>> import tempfile, elements_ai
+>>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
+>>> config = PPOConfig(num_envs=16, rollout_steps=8, hidden=(32,), eval_games=20, eval_every=1)
+>>> trainer = PPOTrainer(game, tempfile.mkdtemp(), config, seed=0, progress=False)
+>>> row = trainer.train(steps=256)
+>>> trainer.env_steps, sorted(k for k in row if k.startswith("score_"))[:2]
+(256, ['score_random', 'score_random_high'])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+import torch
+from tqdm.auto import tqdm
+
+from .. import load_game
+from ..core.vec import VecEnv
+from ..tables import write_csv
+from . import checkpoint
+from .match import mean_score, play, rotation, seat_scores
+from .net import PolicyValueNet, masked_entropy, masked_log_probs
+from .players import NetPlayer, Player, choose, encode_rows, make_player
+
+LEARNER = -1
+
+
+@dataclasses.dataclass
+class PPOConfig:
+    """Hyperparameters of a PPO run (stored in its checkpoints)."""
+
+    num_envs: int = 128  # games played at once
+    rollout_steps: int = 32  # vector steps per iteration (num_envs * rollout_steps env steps)
+    lr: float = 3e-4
+    gamma: float = 1.0  # rewards come at the end of the game: no discount
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    epochs: int = 4
+    minibatches: int = 4
+    entropy_coef: float = 0.01
+    value_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    hidden: tuple[int, ...] = (256, 256)
+    self_play: float = 0.5  # share of games where the learner plays every seat
+    league_size: int = 8  # frozen snapshots kept (oldest dropped first)
+    snapshot_every: int = 10  # iterations between snapshots
+    opponents: tuple[str, ...] = ()  # fixed bots in the league (bot specs)
+    fixed_share: float = 0.5  # of the league games, the share against a fixed bot
+    imitate: str = ""  # a bot spec whose moves the policy first learns to copy ("" : none)
+    imitation_steps: int = 0  # env steps of its self-play games to copy (not counted in ``steps``)
+    imitation_epochs: int = 4
+    eval_opponents: tuple[str, ...] = ("random", "rules")
+    eval_games: int = 200
+    eval_every: int = 10  # iterations between evaluations (0: never)
+    checkpoint_every: int = 10  # iterations between checkpoints (one is always written at the end)
+    keep_checkpoints: int = 2  # the most recent ones kept on disk
+    threads: int = 1  # torch and numba threads
+
+    def __post_init__(self):
+        self.hidden = tuple(int(h) for h in self.hidden)
+        self.opponents = tuple(self.opponents)
+        self.eval_opponents = tuple(self.eval_opponents)
+        for name in ("num_envs", "rollout_steps", "epochs", "minibatches", "league_size", "snapshot_every",
+                     "threads", "keep_checkpoints"):
+            if int(getattr(self, name)) < 1:
+                raise ValueError(f"PPOConfig.{name} must be at least 1, got {getattr(self, name)!r}")
+        if self.imitate and self.imitation_steps < 1:
+            raise ValueError(f"PPOConfig.imitate={self.imitate!r} needs imitation_steps >= 1")
+        for name in ("self_play", "fixed_share", "gae_lambda", "gamma"):
+            if not 0.0 <= float(getattr(self, name)) <= 1.0:
+                raise ValueError(f"PPOConfig.{name} must be in [0, 1], got {getattr(self, name)!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        for key, value in out.items():
+            if isinstance(value, tuple):
+                out[key] = list(value)
+        return out
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> PPOConfig:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in names})
+
+
+def evaluate(net: PolicyValueNet, game, opponent: str, games: int, seed: int, greedy: bool = False):
+    """Mean score (and 95% interval) of ``net`` against ``opponent`` over ``games`` games, seats alternated."""
+    env = VecEnv(game.kernel, game.config, games, seed=seed)
+    players = [NetPlayer(net, seed=seed, greedy=greedy), make_player(opponent, env, game, seed + 1)]
+    owners = rotation(games, game.num_players())
+    returns = play(env, owners, players)
+    return mean_score(seat_scores(returns, owners == 0, game.config))
+
+
+class Collector:
+    """A self-play actor: ``num_envs`` games, the league, the fixed bots, and the seat draws.
+
+    It plays with a copy of the learner's weights (``set_weights``) and returns the
+    learner's transitions with their advantages (``collect``). The learner holds one
+    (local backend) or several, one per Ray actor (``--backend ray``); each keeps its
+    own seeded streams, so a run is reproducible for a given number of actors.
+    """
+
+    def __init__(self, game_string: str, config: dict[str, Any], seed: int, num_envs: int):
+        self.game = load_game(game_string)
+        self.config = cfg = PPOConfig.from_dict(config)
+        torch.set_num_threads(cfg.threads)
+        numba.set_num_threads(min(cfg.threads, numba.config.NUMBA_NUM_THREADS))
+        gc = self.game.config
+        self.seed = int(seed)
+        self.num_envs = int(num_envs)
+        self.num_players = gc.num_players
+        self.scale = max(abs(gc.min_utility), abs(gc.max_utility), 1e-9)
+        self.env = VecEnv(self.game.kernel, gc, self.num_envs, seed=self.seed)
+        self.net = PolicyValueNet(gc.info_size, gc.num_actions, gc.num_players, cfg.hidden)
+        self.net.eval()
+        self.generator = torch.Generator().manual_seed(self.seed)
+        self.fixed: list[Player] = [
+            make_player(spec, self.env, self.game, self.seed + 1000 + k) for k, spec in enumerate(cfg.opponents)
+        ]
+        self.league: list[NetPlayer] = []
+        self.league_iterations: list[int] = []
+        self.owners = np.full((self.num_envs, self.num_players), LEARNER, np.int64)
+
+    def start(self, weights: dict[str, torch.Tensor]) -> None:
+        """The first league member (the initial policy) and the first seat draws."""
+        self.set_weights(weights)
+        self.snapshot(0)
+        self._draw_owners(np.arange(self.num_envs))
+
+    def set_weights(self, weights: dict[str, torch.Tensor]) -> None:
+        self.net.load_state_dict(weights)
+
+    def snapshot(self, iteration: int) -> None:
+        """Freezes the current weights into the league (the oldest leaves past ``league_size``)."""
+        frozen = PolicyValueNet(**self.net.architecture())
+        frozen.load_state_dict(self.net.state_dict())
+        frozen.eval()
+        self.league.append(NetPlayer(frozen, seed=self.seed + 7919 * (iteration + 1), name=f"it{iteration}"))
+        self.league_iterations.append(int(iteration))
+        if len(self.league) > self.config.league_size:
+            self.league.pop(0)
+            self.league_iterations.pop(0)
+
+    @property
+    def opponents(self) -> list[Player]:
+        """Owner ``k >= 0`` of a seat is ``opponents[k]``: the fixed bots, then the league."""
+        return self.fixed + self.league
+
+    def _draw_owners(self, rows: np.ndarray) -> None:
+        """New seat owners for the games starting in ``rows``."""
+        n, players = len(rows), self.num_players
+        self.owners[rows] = LEARNER
+        if players == 1 or n == 0:
+            return
+        draws = torch.rand(n, 3, generator=self.generator).numpy()
+        seats = torch.randint(players, (n,), generator=self.generator).numpy()
+        fixed, league = len(self.fixed), len(self.league)
+        for k, row in enumerate(rows):
+            if draws[k, 0] < self.config.self_play:
+                continue
+            if fixed and (draws[k, 1] < self.config.fixed_share or league == 0):
+                opponent = min(int(draws[k, 2] * fixed), fixed - 1)
+            else:
+                opponent = fixed + min(int(draws[k, 2] * league), league - 1)
+            self.owners[row] = opponent
+            self.owners[row, seats[k]] = LEARNER
+
+    def collect(self) -> dict[str, Any]:
+        """Plays ``rollout_steps`` vector steps; returns the learner's transitions and advantages."""
+        env, cfg, net = self.env, self.config, self.net
+        steps, num_envs, players = cfg.rollout_steps, self.num_envs, self.num_players
+        every = np.arange(num_envs)
+        learner_rows, values = [], np.zeros((steps, num_envs), np.float32)
+        infos, masks, actions_taken, log_probs = [], [], [], []
+        done = np.zeros((steps, num_envs), np.bool_)
+        final = np.zeros((steps, num_envs, players), np.float32)
+        games = 0
+        for t in range(steps):
+            mover = env.current_player.copy()
+            owner = self.owners[every, mover]
+            actions = np.zeros(num_envs, np.int64)
+            rows = np.flatnonzero(owner == LEARNER)
+            if len(rows):
+                info = encode_rows(env, rows)
+                mask = env.legal_mask[rows].copy()
+                with torch.no_grad():
+                    logits, value = net(torch.from_numpy(info))
+                    mask_t = torch.from_numpy(mask)
+                    chosen = choose(logits, mask_t, False, self.generator)
+                    logp = masked_log_probs(logits, mask_t).gather(1, chosen[:, None]).squeeze(1)
+                actions[rows] = chosen.numpy()
+                values[t, rows] = value[:, 0].numpy()
+                learner_rows.append((t, rows, mover[rows]))
+                infos.append(info)
+                masks.append(mask)
+                actions_taken.append(chosen.numpy())
+                log_probs.append(logp.numpy())
+            for k, opponent in enumerate(self.opponents):
+                rows_k = np.flatnonzero(owner == k)
+                if len(rows_k):
+                    actions[rows_k] = opponent.act(env, rows_k)
+            env.step(actions)
+            finished = np.flatnonzero(env.terminated)
+            if len(finished):
+                done[t, finished] = True
+                final[t, finished] = env.returns[finished] / self.scale
+                games += len(finished)
+                env.reset(env.terminated)
+                self._draw_owners(finished)
+
+        # Each learner seat still in a game is valued from its own information state.
+        next_value = np.zeros((num_envs, players), np.float32)
+        for p in range(players):
+            rows = np.flatnonzero(self.owners[:, p] == LEARNER)
+            if len(rows):
+                with torch.no_grad():
+                    _, value = net(torch.from_numpy(encode_rows(env, rows, np.full(len(rows), p))))
+                next_value[rows, p] = value[:, 0].numpy()
+        next_adv = np.zeros((num_envs, players), np.float32)
+        pending = np.zeros((num_envs, players), np.float32)
+        advantages = [None] * len(learner_rows)
+        at_step = {t: k for k, (t, _, _) in enumerate(learner_rows)}
+        for t in range(steps - 1, -1, -1):
+            # A game that ended after step t pays its returns to each seat's last decision in it.
+            ended = done[t]
+            pending[ended] = final[t, ended]
+            next_value[ended] = 0.0
+            next_adv[ended] = 0.0
+            if t not in at_step:
+                continue
+            k = at_step[t]
+            _, rows, who = learner_rows[k]
+            adv = pending[rows, who] + cfg.gamma * next_value[rows, who] - values[t, rows]
+            adv += cfg.gamma * cfg.gae_lambda * next_adv[rows, who]
+            advantages[k] = adv
+            next_value[rows, who] = values[t, rows]
+            next_adv[rows, who] = adv
+            pending[rows, who] = 0.0
+        empty = not learner_rows
+        gc = self.game.config
+        return {
+            "info": np.zeros((0, gc.info_size), np.float32) if empty else np.concatenate(infos),
+            "mask": np.zeros((0, gc.num_actions), np.bool_) if empty else np.concatenate(masks),
+            "action": np.zeros(0, np.int64) if empty else np.concatenate(actions_taken),
+            "log_prob": np.zeros(0, np.float32) if empty else np.concatenate(log_probs),
+            "value": np.zeros(0, np.float32) if empty else np.concatenate([values[t, r] for t, r, _ in learner_rows]),
+            "advantage": np.zeros(0, np.float32) if empty else np.concatenate(advantages).astype(np.float32),
+            "games": games,
+            "env_steps": steps * num_envs,
+        }
+
+    def collect_with(self, weights: dict[str, torch.Tensor]) -> dict[str, Any]:
+        """``collect`` with the learner's current weights (one round trip per iteration)."""
+        self.set_weights(weights)
+        return self.collect()
+
+    def snapshot_with(self, weights: dict[str, torch.Tensor], iteration: int) -> None:
+        self.set_weights(weights)
+        self.snapshot(iteration)
+
+    def state(self) -> dict[str, Any]:
+        env = self.env
+        return {
+            "generator": self.generator.get_state(),
+            "league": [member.net.state_dict() for member in self.league],
+            "league_players": [member.state() for member in self.league],
+            "league_iterations": list(self.league_iterations),
+            "fixed_players": [player.state() for player in self.fixed],
+            "owners": torch.from_numpy(self.owners.copy()),
+            "env": {
+                "states": torch.from_numpy(env.states.copy()),
+                # The env's streams: VecEnv has no public accessor for them.
+                "rng": torch.from_numpy(env._rng.view(np.int64).copy()),
+                **{name: torch.from_numpy(getattr(env, name).copy()) for name in ENV_VIEWS},
+            },
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        self.generator.set_state(state["generator"])
+        self.league, self.league_iterations = [], []
+        for weights, player_state, iteration in zip(state["league"], state["league_players"],
+                                                    state["league_iterations"]):
+            frozen = PolicyValueNet(**self.net.architecture())
+            frozen.load_state_dict(weights)
+            frozen.eval()
+            member = NetPlayer(frozen, name=f"it{iteration}")
+            member.load_state(player_state)
+            self.league.append(member)
+            self.league_iterations.append(int(iteration))
+        for player, player_state in zip(self.fixed, state["fixed_players"]):
+            player.load_state(player_state)
+        self.owners[:] = state["owners"].numpy()
+        env, saved_env = self.env, state["env"]
+        # The env's arrays are written in place, never replaced: restore them so.
+        env.states[:] = saved_env["states"].numpy()
+        env._rng[:] = saved_env["rng"].numpy().view(np.uint64)
+        for name in ENV_VIEWS:
+            getattr(env, name)[:] = saved_env[name].numpy()
+
+
+ENV_VIEWS = ("current_player", "legal_mask", "chance_probs", "terminated", "returns")
+
+
+class _LocalActors:
+    """Collectors in this process (the default backend)."""
+
+    def __init__(self, collectors: list[Collector]):
+        self.collectors = collectors
+
+    def call(self, method: str, *args) -> list[Any]:
+        return [getattr(c, method)(*args) for c in self.collectors]
+
+    def call_one(self, k: int, method: str, *args) -> Any:
+        return getattr(self.collectors[k], method)(*args)
+
+
+class PPOTrainer:
+    """One PPO run on one game, writing checkpoints and its log to ``out``.
+
+    A folder that already holds checkpoints is resumed from its latest one (its
+    hyperparameters, seed and number of actors win; a game other than the
+    checkpoint's is an error). ``backend="ray"`` runs ``actors`` collectors as Ray
+    actors (self-play spread over a cluster) and learns here.
+    """
+
+    algorithm = "ppo"
+
+    def __init__(self, game, out: str | Path, config: PPOConfig | None = None, seed: int = 0,
+                 progress: bool = True, backend: str = "local", actors: int = 1):
+        self.game = load_game(game) if isinstance(game, str) else game
+        self.out = Path(out)
+        self.progress = progress
+        existing = checkpoint.checkpoints(self.out)
+        saved = checkpoint.load(existing[-1], game=self.game, algorithm=self.algorithm) if existing else None
+        if saved is not None:
+            config = PPOConfig.from_dict(saved["config"])
+            seed = int(saved["seed"])
+            actors = len(saved["trainer"]["collectors"])
+        self.config = config = config or PPOConfig()
+        self.seed = int(seed)
+        actors = int(actors)
+        if actors < 1 or config.num_envs % actors:
+            raise ValueError(f"actors must divide num_envs={config.num_envs}, got {actors}")
+        torch.set_num_threads(config.threads)
+        # On a shared machine a parallel region waits for its slowest thread: one numba
+        # thread stepped small batches 5x faster than two on 2 busy cores.
+        numba.set_num_threads(min(config.threads, numba.config.NUMBA_NUM_THREADS))
+        torch.manual_seed(self.seed)
+        gc = self.game.config
+        self.num_players = gc.num_players
+        self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
+        self.generator = torch.Generator().manual_seed(self.seed)
+        self.iteration = 0
+        self.env_steps = 0
+        self.log: list[dict[str, float]] = []
+        # One actor's seed is the run's seed, so the local backend plays as documented.
+        seeds = [self.seed if k == 0 else self.seed + 104729 * k for k in range(actors)]
+        args = [(str(self.game), config.to_dict(), s, config.num_envs // actors) for s in seeds]
+        if backend == "ray":
+            from .distributed import RayActors
+
+            self.actors = RayActors(Collector, args)
+        elif backend == "local":
+            self.actors = _LocalActors([Collector(*a) for a in args])
+        else:
+            raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+        if saved is not None:
+            self._restore(saved)
+        else:
+            self.actors.call("start", self.net.state_dict())
+
+    @property
+    def collector(self) -> Collector:
+        """The (first) local collector: its env, league and players."""
+        return self.actors.collectors[0]
+
+    def _update(self, batch) -> dict[str, float]:
+        cfg, net = self.config, self.net
+        n = len(batch["action"])
+        if n == 0:
+            return {}
+        info = torch.from_numpy(batch["info"])
+        mask = torch.from_numpy(batch["mask"])
+        action = torch.from_numpy(batch["action"])
+        old_log_prob = torch.from_numpy(batch["log_prob"])
+        advantage = torch.from_numpy(batch["advantage"])
+        target = advantage + torch.from_numpy(batch["value"])
+        size = max(1, n // cfg.minibatches)
+        stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clip_fraction": []}
+        for _ in range(cfg.epochs):
+            order = torch.randperm(n, generator=self.generator)
+            for start in range(0, n, size):
+                idx = order[start : start + size]
+                logits, value = net(info[idx])
+                log_probs = masked_log_probs(logits, mask[idx])
+                new_log_prob = log_probs.gather(1, action[idx, None]).squeeze(1)
+                ratio = torch.exp(new_log_prob - old_log_prob[idx])
+                adv = advantage[idx]
+                if len(idx) > 1:
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                policy_loss = -torch.min(ratio * adv, ratio.clamp(1 - cfg.clip, 1 + cfg.clip) * adv).mean()
+                value_loss = 0.5 * ((value[:, 0] - target[idx]) ** 2).mean()
+                entropy = masked_entropy(logits, mask[idx]).mean()
+                loss = policy_loss + cfg.value_coef * value_loss - cfg.entropy_coef * entropy
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    log_ratio = new_log_prob - old_log_prob[idx]
+                    stats["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
+                    stats["clip_fraction"].append(float(((ratio - 1).abs() > cfg.clip).float().mean()))
+                stats["policy_loss"].append(float(policy_loss.detach()))
+                stats["value_loss"].append(float(value_loss.detach()))
+                stats["entropy"].append(float(entropy.detach()))
+        return {key: float(np.mean(values)) for key, values in stats.items()}
+
+    def step(self) -> dict[str, float]:
+        """One iteration: self-play, learning, a league snapshot and an evaluation when due; returns its log row."""
+        cfg = self.config
+        start = time.perf_counter()
+        batches = self.actors.call("collect_with", self.net.state_dict())
+        batch = {key: np.concatenate([b[key] for b in batches]) for key in batches[0]
+                 if key not in ("games", "env_steps")}
+        self.env_steps += sum(b["env_steps"] for b in batches)
+        self.net.train()
+        stats = self._update(batch)
+        self.iteration += 1
+        if self.iteration % cfg.snapshot_every == 0:
+            self.actors.call("snapshot_with", self.net.state_dict(), self.iteration)
+        row = {"iteration": self.iteration, "env_steps": self.env_steps,
+               "games": sum(b["games"] for b in batches), "transitions": len(batch["action"]),
+               "seconds": time.perf_counter() - start, **stats}
+        if cfg.eval_every and self.iteration % cfg.eval_every == 0:
+            row.update(self.evaluate())
+        self.log.append(row)
+        return row
+
+    def _imitate(self) -> dict[str, float]:
+        """Behaviour cloning before self-play: the policy learns the moves of ``imitate``
+        in games it plays against itself (AlphaStar's supervised start, on a bot)."""
+        cfg = self.config
+        env = VecEnv(self.game.kernel, self.game.config, cfg.num_envs, seed=self.seed + 3)
+        teacher = make_player(cfg.imitate, env, self.game, self.seed + 4)
+        infos, masks, actions = [], [], []
+        every = np.arange(cfg.num_envs)
+        for _ in range(max(1, cfg.imitation_steps // cfg.num_envs)):
+            infos.append(encode_rows(env, every))
+            masks.append(env.legal_mask.copy())
+            actions.append(teacher.act(env, every))
+            env.step(actions[-1])
+            if env.terminated.any():
+                env.reset(env.terminated)
+        info, mask = torch.from_numpy(np.concatenate(infos)), torch.from_numpy(np.concatenate(masks))
+        action = torch.from_numpy(np.concatenate(actions))
+        n = len(action)
+        size = max(1, n // (4 * cfg.minibatches))
+        losses = []
+        self.net.train()
+        for _ in range(cfg.imitation_epochs):
+            order = torch.randperm(n, generator=self.generator)
+            for start in range(0, n, size):
+                idx = order[start : start + size]
+                logits, _ = self.net(info[idx])
+                loss = -masked_log_probs(logits, mask[idx]).gather(1, action[idx, None]).mean()
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+                losses.append(float(loss.detach()))
+        self.actors.call("snapshot_with", self.net.state_dict(), 0)
+        row = {"iteration": 0, "env_steps": 0, "imitation_steps": n, "imitation_loss": float(np.mean(losses[-10:]))}
+        if cfg.eval_every:
+            row.update(self.evaluate())
+        return row
+
+    def evaluate(self) -> dict[str, float]:
+        """Scores of the current policy against ``eval_opponents`` (fixed seeds: comparable over time)."""
+        row = {}
+        self.net.eval()
+        for k, spec in enumerate(self.config.eval_opponents):
+            if spec == "rules" and self.game.kernel.heuristic is None:
+                continue
+            score, low, high = evaluate(self.net, self.game, spec, self.config.eval_games, self.seed + 100 + k)
+            row[f"score_{spec}"], row[f"score_{spec}_low"], row[f"score_{spec}_high"] = score, low, high
+        self.net.train()
+        return row
+
+    def train(self, steps: int) -> dict[str, float]:
+        """Trains until ``steps`` env steps in all (a resumed run counts its earlier ones);
+        returns the last log row."""
+        steps = int(steps)
+        cfg = self.config
+        per_iteration = cfg.num_envs * cfg.rollout_steps
+        bar = tqdm(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
+                   desc=f"ppo {self.game.kernel.short_name}")
+        row: dict[str, float] = self.log[-1] if self.log else {}
+        saved_at = self.iteration
+        if cfg.imitate and self.iteration == 0 and not self.log:
+            self.log.append(self._imitate())
+        while self.env_steps < steps:
+            row = self.step()
+            bar.update(per_iteration)
+            scores = {k[6:]: f"{v:.2f}" for k, v in row.items() if k.startswith("score_") and k.count("_") == 1}
+            bar.set_postfix(entropy=f"{row.get('entropy', 0):.2f}", **scores)
+            if self.iteration % cfg.checkpoint_every == 0:
+                self.save()
+                saved_at = self.iteration
+        bar.close()
+        if saved_at != self.iteration or not checkpoint.checkpoints(self.out):
+            self.save()
+        return row
+
+    # --- checkpoints -----------------------------------------------------------------
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "algorithm": self.algorithm,
+            "game": str(self.game),
+            "architecture": self.net.architecture(),
+            "model": self.net.state_dict(),
+            "iteration": self.iteration,
+            "env_steps": self.env_steps,
+            "seed": self.seed,
+            "config": self.config.to_dict(),
+            "trainer": {
+                "optimizer": self.optimizer.state_dict(),
+                "generator": self.generator.get_state(),
+                "collectors": self.actors.call("state"),
+                "log": self.log,
+            },
+        }
+
+    def save(self) -> Path:
+        """Writes a checkpoint of the whole run (and the log); keeps the latest ``keep_checkpoints``."""
+        path = checkpoint.save(self.payload(), self.out)
+        for old in checkpoint.checkpoints(self.out)[: -self.config.keep_checkpoints]:
+            old.unlink()
+        write_log(self.log, self.out)
+        return path
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        try:
+            state = saved["trainer"]
+            self.net.load_state_dict(saved["model"])
+            self.optimizer.load_state_dict(state["optimizer"])
+            self.generator.set_state(state["generator"])
+            self.iteration = int(saved["iteration"])
+            self.env_steps = int(saved["env_steps"])
+            for k, collector_state in enumerate(state["collectors"]):
+                self.actors.call_one(k, "load_state", collector_state)
+            self.log = list(state["log"])
+        except (KeyError, RuntimeError, ValueError, TypeError) as error:
+            raise checkpoint.CheckpointError(
+                f"{saved['path']} cannot resume this run ({type(error).__name__}: {error})"
+            ) from None
+
+
+def write_log(log: list[dict[str, float]], out: Path) -> None:
+    """``log.csv`` and ``log.png``: losses, entropy and scores against the reference bots."""
+    if not log:
+        return
+    table = pd.DataFrame(log)
+    write_csv(table, out / "log.csv")
+    plot_log(table, out / "log.png")
+
+
+def plot_log(table: pd.DataFrame, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    x = table["env_steps"]
+    for key in ("policy_loss", "value_loss"):
+        if key in table:
+            axes[0].plot(x, table[key], label=key)
+    axes[0].set_title("losses")
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend()
+    if "entropy" in table:
+        axes[1].plot(x, table["entropy"])
+    axes[1].set_title("policy entropy (legal actions)")
+    for key in table.columns:
+        if key.startswith("score_") and key.count("_") == 1:
+            rows = table[key].notna()
+            name = key[6:]
+            axes[2].plot(x[rows], table.loc[rows, key], marker="o", label=f"vs {name}")
+            axes[2].fill_between(
+                x[rows], table.loc[rows, f"{key}_low"], table.loc[rows, f"{key}_high"], alpha=0.2
+            )
+    axes[2].axhline(0.5, color="grey", lw=0.8, ls=":")
+    axes[2].set_ylim(0, 1)
+    axes[2].set_title("score (95% Wilson interval)")
+    if axes[2].get_legend_handles_labels()[0]:
+        axes[2].legend()
+    for ax in axes:
+        ax.set_xlabel("env steps")
+    fig.tight_layout()
+    tmp = path.with_suffix(".tmp.png")
+    fig.savefig(tmp, dpi=90)
+    plt.close(fig)
+    tmp.replace(path)

@@ -1,0 +1,431 @@
+"""Self-play agents: masks, PPO training, checkpoints and resume, bots, CLI, AlphaZero-style search,
+and the search's heuristic playout options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the selfplay extra (PyTorch) is not installed")
+
+import elements_ai  # noqa: E402
+from elements_ai.agents import make_bot  # noqa: E402
+from elements_ai.agents.search import RANDOM_ROLLOUT, RULES_ROLLOUT, TreeSearch, policy_playout  # noqa: E402
+from elements_ai.cli import main  # noqa: E402
+from elements_ai.core.params import ParameterError  # noqa: E402
+from elements_ai.core.rng import seeds_from  # noqa: E402
+from elements_ai.selfplay import checkpoint  # noqa: E402
+from elements_ai.selfplay.az import AlphaZeroTrainer, AZConfig  # noqa: E402
+from elements_ai.selfplay.batched import BatchedSearch  # noqa: E402
+from elements_ai.selfplay.bots import network_evaluator  # noqa: E402
+from elements_ai.selfplay.checkpoint import CheckpointError  # noqa: E402
+from elements_ai.selfplay.net import PolicyValueNet, masked_entropy, masked_probs  # noqa: E402
+from elements_ai.selfplay.players import NetPlayer, choose  # noqa: E402
+from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer, evaluate  # noqa: E402
+
+SMALL = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
+TINY = dict(num_envs=16, rollout_steps=8, hidden=(32,), eval_every=0, checkpoint_every=2, snapshot_every=1)
+
+
+def _variants():
+    for name in elements_ai.GAMES:
+        for variant, params in elements_ai.get_kernel(name).variants.items():
+            yield pytest.param(name, params, id=f"{name}-{variant}")
+
+
+# --- masks ---------------------------------------------------------------------------------
+
+def test_masked_policy_gives_illegal_actions_probability_exactly_zero():
+    generator = torch.Generator().manual_seed(0)
+    logits = torch.randn(256, 12, generator=generator) * 30  # large logits: no rounding to a tiny mass
+    mask = torch.rand(256, 12, generator=generator) < 0.3
+    mask[:, 5] = True
+    probs = masked_probs(logits, mask)
+    assert bool((probs[~mask] == 0).all())
+    assert torch.allclose(probs.sum(-1), torch.ones(256, dtype=probs.dtype))
+    for _ in range(20):
+        actions = choose(logits, mask, False, generator)
+        assert bool(mask[torch.arange(256), actions].all())
+    assert bool(mask[torch.arange(256), choose(logits, mask, True, generator)].all())
+    entropy = masked_entropy(logits.requires_grad_(), mask)
+    entropy.sum().backward()
+    assert torch.isfinite(logits.grad).all()  # 0 * log 0 must not poison the gradient
+
+
+@pytest.mark.parametrize("name, params", list(_variants()))
+def test_a_network_plays_only_legal_actions_in_every_game(name, params):
+    env = elements_ai.make_vec(name, num_envs=32, seed=3, **params)
+    config = env.config
+    net = PolicyValueNet(config.info_size, config.num_actions, config.num_players, hidden=(16,))
+    with torch.no_grad():  # a strongly peaked random policy: illegal favourites must stay out
+        for parameter in net.parameters():
+            parameter.mul_(50)
+    player = NetPlayer(net, seed=1)
+    for _ in range(60):
+        rows = np.flatnonzero(~env.terminated)
+        if not len(rows):
+            env.reset()
+            continue
+        actions = np.zeros(env.num_envs, np.int64)
+        actions[rows] = player.act(env, rows)
+        assert env.legal_mask[rows, actions[rows]].all()
+        env.step(actions)  # would raise on an illegal action
+
+
+# --- training ------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_a_short_training_run_beats_its_initial_policy_against_random(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    config = PPOConfig(num_envs=64, rollout_steps=16, hidden=(64,), eval_every=0, checkpoint_every=100)
+    trainer = PPOTrainer(game, tmp_path, config, seed=0, progress=False)
+    before, _, before_high = evaluate(trainer.net, game, "random", 400, seed=11)
+    trainer.train(64 * 16 * 16)
+    after, after_low, _ = evaluate(trainer.net, game, "random", 400, seed=11)
+    assert after_low > before_high and after > before + 0.15, (before, after)
+
+
+def test_training_writes_checkpoints_and_a_log(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    config = PPOConfig(**{**TINY, "eval_every": 2, "eval_games": 20})
+    row = PPOTrainer(game, tmp_path, config, seed=0, progress=False).train(16 * 8 * 4)
+    assert [p.name for p in checkpoint.checkpoints(tmp_path)] == ["ckpt_000002.pt", "ckpt_000004.pt"]
+    log = (tmp_path / "log.csv").read_text().splitlines()
+    header = log[0].split(",")
+    for column in ("policy_loss", "value_loss", "entropy", "score_random", "score_random_low", "score_rules"):
+        assert column in header
+    assert len(log) == 5 and (tmp_path / "log.png").stat().st_size > 1000
+    assert 0.0 <= row["score_rules"] <= 1.0 and row["env_steps"] == 512
+
+
+def test_same_seed_same_run_and_resume_continues_identically(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    config = PPOConfig(**TINY, opponents=("rules",))
+
+    def weights(trainer):
+        return torch.cat([p.detach().flatten() for p in trainer.net.parameters()])
+
+    straight = PPOTrainer(game, tmp_path / "a", config, seed=5, progress=False)
+    straight.train(16 * 8 * 4)
+    again = PPOTrainer(game, tmp_path / "b", config, seed=5, progress=False)
+    again.train(16 * 8 * 4)
+    assert torch.equal(weights(straight), weights(again))
+
+    PPOTrainer(game, tmp_path / "c", config, seed=5, progress=False).train(16 * 8 * 2)
+    resumed = PPOTrainer(game, tmp_path / "c", progress=False)  # seed and config come from the checkpoint
+    assert resumed.iteration == 2 and resumed.seed == 5
+    resumed.train(16 * 8 * 4)
+    assert torch.equal(weights(straight), weights(resumed))
+    drop = {"seconds"}
+    assert [{k: v for k, v in r.items() if k not in drop} for r in straight.log] == [
+        {k: v for k, v in r.items() if k not in drop} for r in resumed.log
+    ]
+    other = PPOTrainer(game, tmp_path / "d", config, seed=6, progress=False)
+    other.train(16 * 8 * 4)
+    assert not torch.equal(weights(straight), weights(other))
+
+
+@pytest.mark.slow
+def test_every_player_count_trains(tmp_path):
+    # Every game and variant the package has, whatever its number of players.
+    for name in elements_ai.GAMES:
+        kernel = elements_ai.get_kernel(name)
+        for variant, params in kernel.variants.items():
+            game = elements_ai.load_game(name, **params)
+            if game.config.info_size > 3000:
+                continue  # the large boards train the same code, slower
+            trainer = PPOTrainer(game, tmp_path / f"{name}-{variant}",
+                                 PPOConfig(num_envs=8, rollout_steps=4, hidden=(8,), eval_every=0),
+                                 progress=False)
+            trainer.train(32)
+            assert trainer.collector.owners.shape[1] == game.num_players()
+            assert checkpoint.checkpoints(tmp_path / f"{name}-{variant}")
+
+
+# --- bots and checkpoints --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ppo")
+    game = elements_ai.load_game(SMALL)
+    trainer = PPOTrainer(game, out, PPOConfig(**TINY), seed=0, progress=False)
+    trainer.train(16 * 8 * 3)
+    return game, out, trainer
+
+
+def _decisions(game, seed, count=30):
+    rng = np.random.default_rng(seed)
+    states = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                states.append(state.clone())
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    return states
+
+
+def test_a_checkpoint_reloads_to_the_same_actions(trained):
+    game, out, trainer = trained
+    states = _decisions(game, seed=1)
+    latest = checkpoint.checkpoints(out)[-1]
+    for greedy in (False, True):
+        plays = []
+        for path in (out, latest):  # a folder means its latest checkpoint
+            bots = [make_bot(f"ppo:ckpt={path},greedy={greedy}", game, p, seed=4) for p in range(2)]
+            plays.append([bots[s.current_player()].step(s) for s in states])
+        assert plays[0] == plays[1]
+    bot = make_bot(f"ppo:ckpt={out},greedy=true", game, 0, seed=0)
+    for state in states:
+        if state.current_player() != 0:
+            continue
+        info = torch.tensor(state.information_state_tensor(0))[None]
+        mask = torch.zeros(1, game.num_distinct_actions(), dtype=torch.bool)
+        mask[0, state.legal_actions()] = True
+        with torch.no_grad():
+            expected = int(masked_probs(trainer.net(info)[0], mask).argmax())
+        policy, action = bot.step_with_policy(state)
+        assert action == expected and abs(sum(p for _, p in policy) - 1) < 1e-9
+
+
+def test_corrupt_or_mismatched_checkpoints_are_clear_errors(trained, tmp_path):
+    game, out, _ = trained
+    latest = checkpoint.checkpoints(out)[-1]
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a checkpoint at all")
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        make_bot(f"ppo:ckpt={junk}", game, 0)
+    cut = tmp_path / "cut.pt"
+    cut.write_bytes(latest.read_bytes()[: latest.stat().st_size // 2])
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        make_bot(f"ppo:ckpt={cut}", game, 0)
+    foreign = tmp_path / "foreign.pt"
+    torch.save({"weights": torch.ones(3)}, foreign)
+    with pytest.raises(CheckpointError, match="not an elements_ai self-play checkpoint"):
+        make_bot(f"ppo:ckpt={foreign}", game, 0)
+    other = elements_ai.load_game("elements(deck=1_2_3_6_6_6,hand_size=3,single_round=true)")
+    with pytest.raises(CheckpointError, match="was trained for .*hand_size=2.*not for .*hand_size=3"):
+        make_bot(f"ppo:ckpt={out}", other, 0)
+    with pytest.raises(CheckpointError, match="holds no checkpoint"):
+        make_bot(f"ppo:ckpt={tmp_path}", game, 0)
+    with pytest.raises(CheckpointError, match="no checkpoint at"):
+        make_bot(f"ppo:ckpt={tmp_path / 'missing.pt'}", game, 0)
+    with pytest.raises(ValueError, match="ckpt=PATH"):
+        make_bot("ppo", game, 0)
+    with pytest.raises(ParameterError, match="ckpt=PATH is required"):
+        make_bot("ppo:ckpt= ", game, 0)
+    # Weights that do not fit the network they claim.
+    payload = torch.load(latest, weights_only=True)
+    payload["model"] = {k: v[..., :1] for k, v in payload["model"].items()}
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    torch.save(payload, damaged / "ckpt_000001.pt")
+    with pytest.raises(CheckpointError, match="weights do not fit"):
+        make_bot(f"ppo:ckpt={damaged}", game, 0)
+    # Resuming a folder of another game.
+    with pytest.raises(CheckpointError, match="was trained for"):
+        PPOTrainer(other, out, progress=False)
+
+
+def test_tournament_style_play_with_the_trained_bot(trained):
+    game, out, _ = trained
+    from elements_ai.agents import play_game
+
+    for seed in range(3):
+        returns, _ = play_game(game, [make_bot(f"ppo:ckpt={out}", game, 0, seed), make_bot("rules", game, 1)], seed)
+        assert sum(returns) == 0
+
+
+# --- command line ------------------------------------------------------------------------------
+
+def test_the_train_command_trains_resumes_and_reports_errors(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["train", SMALL, "--steps", "256", "--out", str(out), "--quiet", "--set", "num_envs=16",
+            "--set", "rollout_steps=8", "--set", "hidden=16_16", "--set", "eval_every=1", "--set", "eval_games=10"]
+    assert main(args) == 0
+    assert "256 env steps" in capsys.readouterr().out
+    assert (out / "log.csv").exists() and checkpoint.checkpoints(out)
+    args[3] = "512"
+    assert main(args) == 0
+    assert "512 env steps, iteration 4" in capsys.readouterr().out
+    assert main(["train", "elements", "--steps", "10", "--out", str(tmp_path / "x"), "--set", "speed=3"]) == 2
+    assert "unknown hyperparameter 'speed'" in capsys.readouterr().err
+    assert main(["train", "elements", "--steps", "10", "--out", str(tmp_path / "x"), "--set", "num_envs=0"]) == 2
+    assert "num_envs must be at least 1" in capsys.readouterr().err
+    assert main(["train", "elements", "--steps", "10", "--out", str(out)]) == 2
+    assert "was trained for" in capsys.readouterr().err
+    assert main(["train", "elements", "--algorithm", "az", "--steps", "10", "--out", str(tmp_path / "y")]) == 2
+    assert "perfect information" in capsys.readouterr().err
+    assert not (tmp_path / "y").exists() and not (tmp_path / "x").exists()
+
+
+# --- AlphaZero-style search and training ---------------------------------------------------------
+
+def test_batched_search_finds_a_forced_win_with_no_knowledge():
+    from test_agents import ELEMENTOS_RACES
+
+    from elements_ai.testing import play_by_strings
+
+    game = elements_ai.load_game("elementos", setup="standard", rows=6)
+    roots, winning = [], []
+    for winner, (moves, win) in ELEMENTOS_RACES.items():
+        state = play_by_strings(game.new_initial_state(), *moves)
+        roots.append(state.array)
+        winning.append([a for a in state.legal_actions() if state.action_to_string(winner, a) == win][0])
+    search = BatchedSearch(game, num_searches=2, max_sims=600, seed=0)
+    counts = search.run(np.stack(roots), sims=600, evaluate=search.uniform_evaluator)
+    assert counts.argmax(axis=1).tolist() == winning
+    assert counts.sum(axis=1).tolist() == [600, 600]
+
+
+def test_alphazero_training_resumes_and_plays_as_a_bot(tmp_path):
+    game = elements_ai.load_game("elementos", setup="standard", rows=6, max_moves=16)
+    config = AZConfig(num_games=4, sims=4, moves_per_iteration=4, hidden=(16,), batch_size=16,
+                      updates_per_iteration=2, eval_every=0, checkpoint_every=1)
+    straight = AlphaZeroTrainer(game, tmp_path / "a", config, seed=2, progress=False)
+    straight.train(64)
+    AlphaZeroTrainer(game, tmp_path / "b", config, seed=2, progress=False).train(32)
+    resumed = AlphaZeroTrainer(game, tmp_path / "b", progress=False)
+    resumed.train(64)
+    for a, b in zip(straight.net.parameters(), resumed.net.parameters()):
+        assert torch.equal(a, b)
+    assert straight.buffer["ready"].sum() > 0  # games ended and their positions were labelled
+    bot = make_bot(f"az:ckpt={tmp_path / 'a'},sims=8", game, 0, seed=0)
+    state = game.new_initial_state()
+    policy, action = bot.step_with_policy(state)
+    assert action in state.legal_actions() and abs(sum(p for _, p in policy) - 1) < 1e-9
+    priors, returns = network_evaluator(straight.net, game)(state.array[None], np.array([0]),
+                                                            np.array([[a in state.legal_actions()
+                                                                       for a in range(game.num_distinct_actions())]]))
+    assert abs(priors.sum() - 1) < 1e-9 and returns.shape == (1, 2)
+    with pytest.raises(ValueError, match="hidden information"):
+        AlphaZeroTrainer(elements_ai.load_game(SMALL), tmp_path / "c")
+    with pytest.raises(CheckpointError, match="was trained for"):
+        make_bot(f"az:ckpt={tmp_path / 'a'}", elements_ai.load_game("elementos", setup="standard"), 0)
+
+
+# --- the search's heuristic playouts ---------------------------------------------------------------
+
+def test_rules_playouts_decide_elementos_games_that_random_ones_leave_to_the_move_cap():
+    game = elements_ai.load_game("elementos", setup="standard")
+    config, kernel = game.config, game.kernel
+    decided = {}
+    for policy in (RANDOM_ROLLOUT, RULES_ROLLOUT):
+        rng = seeds_from(1, 1)
+        results = []
+        for _ in range(40):
+            state = game.new_initial_state().array.copy()
+            out = np.zeros(2)
+            finished = policy_playout[kernel](
+                config.cfg, state, np.zeros(config.num_actions, np.bool_),
+                np.zeros(max(config.max_chance_outcomes, 1)), rng, policy, 0, out,
+            )
+            assert finished
+            results.append(out[0] != 0)
+        decided[policy] = np.mean(results)
+    assert decided[RULES_ROLLOUT] >= 0.9 and decided[RANDOM_ROLLOUT] <= 0.6, decided
+
+
+def test_depth_cut_playouts_score_a_draw_and_rules_playouts_find_wins():
+    game = elements_ai.load_game("elementos", setup="standard")
+    state = game.new_initial_state()
+    # No game ends within two decisions of the start: every cut playout is a draw.
+    counts, values = TreeSearch(game, depth=2).search(state.array, 0, sims=300, seed=0)
+    assert counts.sum() == 300 and not values.any()
+    counts, values = TreeSearch(game, depth=0).search(state.array, 0, sims=300, seed=0)
+    assert values.any()
+    from test_agents import ELEMENTOS_RACES
+
+    from elements_ai.testing import play_by_strings
+
+    small = elements_ai.load_game("elementos", setup="standard", rows=6)
+    for winner, (moves, winning) in ELEMENTOS_RACES.items():
+        race = play_by_strings(small.new_initial_state(), *moves)
+        for spec in ("mcts:sims=300,rollout=rules", "ismcts:sims=300,rollout=rules,depth=6"):
+            action = make_bot(spec, small, winner, seed=1).step(race)
+            assert race.action_to_string(winner, action) == winning
+
+
+def test_search_playout_options_are_checked():
+    game = elements_ai.load_game(SMALL)
+    with pytest.raises(ParameterError, match="rollout"):
+        make_bot("mcts:rollout=smart", game, 0)
+    with pytest.raises(ParameterError, match="depth"):
+        make_bot("ismcts:depth=-1", game, 0)
+    with pytest.raises(ValueError, match="leaf_value hook replaces"):
+        TreeSearch(game, rollout="rules", leaf_value=lambda *a: None)
+    bot = make_bot("ismcts:sims=50,rollout=rules,depth=3,rollouts=2", game, 0)
+    assert (bot.search.rollout, bot.search.depth, bot.search.rollouts) == ("rules", 3, 2)
+
+
+# --- experiments ---------------------------------------------------------------------------------
+
+EXPERIMENTS = __import__("pathlib").Path(__file__).resolve().parents[1] / "experiments"
+
+
+def _experiment(script: str, out, *extra: str) -> str:
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, str(EXPERIMENTS / script), "--quick", "--out", str(out), *extra],
+                            capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+@pytest.mark.slow
+def test_compare_families_quick(tmp_path):
+    import pandas as pd
+
+    _experiment("compare_families.py", tmp_path)
+    families = pd.read_csv(tmp_path / "families.csv")
+    small = families[families["game"] == SMALL]
+    assert set(small["agent"]) == {"cfr", "ppo", "ismcts:sims=20", "rules", "random"}
+    assert set(families[families["game"] == "elements"]["agent"]) == {"ppo", "ismcts:sims=20", "rules", "random"}
+    # Exact exploitability on the small variant: CFR's is the smallest, random's and rules' positive.
+    exploitability = small.set_index("agent")["exploitability"]
+    assert exploitability.notna().all() and exploitability["cfr"] < exploitability.drop("cfr").min()
+    assert families[families["game"] == "elements"]["exploitability"].isna().all()
+    strength = pd.read_csv(tmp_path / "ppo_strength.csv")
+    assert set(strength["game"]) == {"elements", "elemental_duel", "elementos"}
+    assert ((strength["score_low"] <= strength["score"]) & (strength["score"] <= strength["score_high"])).all()
+    options = pd.read_csv(tmp_path / "search_options.csv")
+    assert "mcts:sims=20,rollout=rules,depth=20" in set(options["agent"]) and (options["opponent"] == "rules").all()
+    for name in ("families.png", "ppo_strength.png", "search_options.png", "ppo_strength.md"):
+        assert (tmp_path / name).stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_approx_exploitability_quick(tmp_path):
+    import pandas as pd
+
+    _experiment("approx_exploitability.py", tmp_path)
+    table = pd.read_csv(tmp_path / "approx_exploitability.csv")
+    assert list(table["agent"]) == ["random", "rules", "rules", "ismcts:sims=20"]
+    assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    small = table[table["game"] == SMALL]
+    assert small["exact"].notna().all() and (small["exact"] > 0).all()
+    assert (tmp_path / "approx_exploitability.png").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_ray_actors_collect_for_one_learner(tmp_path):
+    import ray
+
+    game = elements_ai.load_game(SMALL)
+    config = PPOConfig(**{**TINY, "num_envs": 16})
+    try:
+        trainer = PPOTrainer(game, tmp_path / "ray", config, seed=3, progress=False, backend="ray", actors=2)
+        trainer.train(16 * 8 * 2)
+        assert trainer.env_steps == 256 and trainer.iteration == 2
+        resumed = PPOTrainer(game, tmp_path / "ray", progress=False, backend="ray")
+        assert resumed.iteration == 2 and len(resumed.actors.handles) == 2
+        resumed.train(16 * 8 * 3)
+        assert resumed.env_steps == 384
+    finally:
+        ray.shutdown()
+    with pytest.raises(ValueError, match="actors must divide"):
+        PPOTrainer(game, tmp_path / "bad", config, backend="local", actors=3)
