@@ -84,8 +84,9 @@ import numba as nb
 import numpy as np
 
 from ...core.arrays import copy, fill
-from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range
+from ...core.kernel import CHANCE, TERMINAL, Config
 from ...core.layout import tensor_layout
+from ...core.params import Check, Param, int_range
 from ...core.rng import uniform
 from .bounds import MAX_LAYOUT_POINTS, MIN_LAYOUT_POINTS
 from .cards import (
@@ -350,18 +351,20 @@ def parse_cards(text: str) -> list[int]:
     return numbers
 
 
-def _solo_problem(text: str) -> str | None:
+def _solo_removal_ok(text: str) -> bool:
     numbers = parse_cards(text)
     allowed = [n for n in range(1, NUM_SPELLS + 1) if n not in REMOVED_2P]
-    if len(numbers) != SOLO_EXTRA_REMOVED or len(set(numbers)) != SOLO_EXTRA_REMOVED or any(
-        n not in allowed for n in numbers
-    ):
-        return (
-            f"{SOLO_EXTRA_REMOVED} distinct card numbers from 1 to {NUM_SPELLS} joined by '_', none of "
-            f"the 2-player removals {'_'.join(map(str, REMOVED_2P))}, e.g. "
-            f"'{'_'.join(map(str, REMOVED_SOLO_DEFAULT))}'"
-        )
-    return None
+    return len(numbers) == SOLO_EXTRA_REMOVED and len(set(numbers)) == SOLO_EXTRA_REMOVED and all(
+        n in allowed for n in numbers
+    )
+
+
+SOLO_REMOVED = Check(
+    _solo_removal_ok,
+    f"{SOLO_EXTRA_REMOVED} distinct card numbers from 1 to {NUM_SPELLS} joined by '_', none of "
+    f"the 2-player removals {'_'.join(map(str, REMOVED_2P))}, e.g. "
+    f"'{'_'.join(map(str, REMOVED_SOLO_DEFAULT))}'",
+)
 
 
 PARAMS = {
@@ -370,7 +373,7 @@ PARAMS = {
     "solo_removed": Param(
         "_".join(map(str, REMOVED_SOLO_DEFAULT)),
         "the 4 cards the solo game removes besides the 2-player ones",
-        _solo_problem,
+        SOLO_REMOVED,
     ),
 }
 
