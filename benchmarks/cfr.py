@@ -21,9 +21,7 @@ Writes ``cfr_speed.csv``, ``cfr_convergence.csv`` and ``cfr_convergence.png``.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +31,7 @@ import pyspiel
 
 import elements_ai
 from elements_ai.solvers import ALGORITHMS, CFRSolver, build_tree, evaluate
+from elements_ai.tables import write_csv
 
 SMALL_ELEMENTS = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
 SMALL_DUEL = "elemental_duel(num_territories=1)"
@@ -201,14 +200,6 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
-
-
-def write_csv(table: pd.DataFrame, path: Path) -> None:
-    """Writes atomically: a reader never sees a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
-        table.to_csv(handle, index=False)
-    os.replace(handle.name, path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,13 +14,13 @@ tournament runner (``elements_ai.eval``): ``experiments/strength.py`` and
 from __future__ import annotations
 
 import argparse
-import csv
 import pathlib
 import statistics
 import sys
 import time
 
 import numpy as np
+import pandas as pd
 import pyspiel
 from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
@@ -28,21 +28,13 @@ from open_spiel.python.algorithms import mcts as os_mcts
 import elements_ai
 from elements_ai.agents import make_bot
 from elements_ai.core.rng import seeds_from
+from elements_ai.tables import write_csv
+from elements_ai.testing import first_decision
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 
 
 # --- helpers ------------------------------------------------------------------------
-
-def first_decision(game, seed: int = 0):
-    """The first state where a player is to move, chance drawn with ``seed``."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    while state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(outcomes[rng.choice(len(outcomes), p=probs)]))
-    return state
-
 
 def _clip(text: str, width: int = 72) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -56,14 +48,6 @@ def print_table(title: str, header: list[str], rows: list[list]) -> None:
     print("  ".join("-" * w for w in widths))
     for row in cells:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)), flush=True)
-
-
-def write_csv(path: pathlib.Path, header: list[str], rows: list[list]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
 
 
 def _median_time(fn, repeats: int) -> float:
@@ -161,7 +145,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[list]]:
         f"{repeats} (ours) and {theirs_repeats} (OpenSpiel's Python MCTSBot / ISMCTSBot) searches",
         header, rows,
     )
-    write_csv(args.out / "search_speed.csv", header, rows)
+    write_csv(pd.DataFrame(rows, columns=header), args.out / "search_speed.csv")
     return {"speed": rows}
 
 

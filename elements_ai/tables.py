@@ -20,6 +20,6 @@ def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, newline="") as handle:
-        table.to_csv(handle, index=False)
+        table.to_csv(handle, index=False, lineterminator="\n")
     os.replace(handle.name, path)
     return path

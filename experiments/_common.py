@@ -6,8 +6,6 @@ import argparse
 import pathlib
 import tempfile
 
-import pandas as pd
-
 HERE = pathlib.Path(__file__).resolve().parent
 
 
@@ -30,11 +28,6 @@ def results_folder(name: str, out: pathlib.Path | None, quick: bool) -> pathlib.
     if quick:
         return pathlib.Path(tempfile.mkdtemp(prefix=f"{name}-quick-"))
     return HERE / "results" / name
-
-
-def write_table(table: pd.DataFrame, path: pathlib.Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(path, index=False, lineterminator="\n")
 
 
 def folder_name(game: str) -> str:

@@ -28,13 +28,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, write_table
+from _common import folder_name, parser, results_folder
 from approx_exploitability import SMALL, exact_exploitability
 from strength import markdown, plot, strength_rows
 
 import elements_ai
 from elements_ai.eval import pairwise, ratings, tournament
 from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
+from elements_ai.tables import write_csv
 
 FULL = "elements"
 STRENGTH_GAMES = ("elements", "elemental_duel", "elementos")
@@ -192,19 +193,19 @@ def main(argv: list[str] | None = None) -> None:
     ckpts = dict(pair.split("=", 1) for pair in args.ckpt)
     if "families" in args.parts:
         table = families(args, out, runs, ckpts)
-        write_table(table, out / "families.csv")
+        write_csv(table, out / "families.csv")
         plot_families(table, out / "families.png")
         print(table.to_string(index=False))
     if "ppo_strength" in args.parts:
         table = ppo_strength(args, out, runs, ckpts)
-        write_table(table, out / "ppo_strength.csv")
+        write_csv(table, out / "ppo_strength.csv")
         agents, opponents = ["ppo (sampled)", "ppo (greedy)"], ["random", "rules"]
         (out / "ppo_strength.md").write_text(markdown(table, agents, opponents))
         plot(table, agents, opponents, out / "ppo_strength.png", "PPO after a short training run")
         print(table.to_string(index=False))
     if "search_options" in args.parts:
         table = search_options(args, out)
-        write_table(table, out / "search_options.csv")
+        write_csv(table, out / "search_options.csv")
         agents = list(dict.fromkeys(table["agent"]))
         (out / "search_options.md").write_text(markdown(table, agents, ["rules"]))
         plot(table, agents, ["rules"], out / "search_options.png", "search with heuristic playouts against rules")

@@ -21,12 +21,13 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, write_table
+from _common import folder_name, parser, results_folder
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import elements_ai
 from elements_ai.eval import pairwise, tournament
+from elements_ai.tables import write_csv
 
 KINDS = ("mcts", "ismcts")
 # Games a pairing in the full run, where not 100 (see the module docstring).
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     table["game"] = pd.Categorical(table["game"], args_games)
     table = table.sort_values(["game", "search", "sims"], kind="stable").reset_index(drop=True)
     table["game"] = table["game"].astype(str)
-    write_table(table, out / "scaling.csv")
+    write_csv(table, out / "scaling.csv")
     (out / "scaling.md").write_text(markdown(table, sims))
     plot(table, out / "scaling.png", f"score against {opponent}, 95% Wilson intervals")
     with pd.option_context("display.width", 200, "display.max_rows", 500):

@@ -24,13 +24,14 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, write_table
+from _common import folder_name, parser, results_folder
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import elements_ai
 from elements_ai.agents import make_bot
 from elements_ai.eval import pairwise, ratings, tournament
+from elements_ai.tables import write_csv
 
 
 def hosted(game: str, specs: list[str]) -> tuple[list[str], list[str]]:
@@ -132,9 +133,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         rows += strength_rows(game, games, opponents)
         rated.append(ratings(games, seed=args.seed).assign(game=game))
     table = pd.DataFrame(rows)
-    write_table(table, out / "strength.csv")
+    write_csv(table, out / "strength.csv")
     all_ratings = pd.concat(rated, ignore_index=True)
-    write_table(all_ratings[["game"] + [c for c in all_ratings.columns if c != "game"]], out / "ratings.csv")
+    write_csv(all_ratings[["game"] + [c for c in all_ratings.columns if c != "game"]], out / "ratings.csv")
     title = f"score with 95% Wilson interval, {games_per_pair} games a pairing, search at {sims} simulations"
     (out / "strength.md").write_text(markdown(table, agents, opponents))
     plot(table, agents, opponents, out / "strength.png", title)

@@ -8,18 +8,13 @@ import pathlib
 import pandas as pd
 
 from ..core.params import ParameterError
+from ..tables import write_csv
 from .plots import plot_ratings, plot_returns, plot_scores
 from .ratings import pairwise, ratings, score_matrix
 from .sprt import SPRT
 
 RATINGS_FILE = "ratings.csv"
 PAIRWISE_FILE = "pairwise.csv"
-
-
-def _write_csv(table: pd.DataFrame, path: pathlib.Path) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    table.to_csv(temporary, index=False, lineterminator="\n")
-    os.replace(temporary, path)
 
 
 def sprt_summary(games: pd.DataFrame, sprt: SPRT) -> str:
@@ -95,14 +90,14 @@ def write_report(
     title = f"{short_game(game)}: {len(games)} games"
     table = ratings(games, bootstrap=bootstrap, seed=seed, alpharank=alpharank)
     paths = {"ratings": out / RATINGS_FILE}
-    _write_csv(table, paths["ratings"])
+    write_csv(table, paths["ratings"])
     players = len(games["agents"].iloc[0].split("|"))
     if players == 1:
         paths["ratings_plot"] = plot_ratings(table, out / "ratings.png", title, xlabel="mean return with 95% interval")
         paths["returns_plot"] = plot_returns(games, out / "returns.png", title)
     else:
         paths["pairwise"] = out / PAIRWISE_FILE
-        _write_csv(pairwise(games), paths["pairwise"])
+        write_csv(pairwise(games), paths["pairwise"])
         paths["ratings_plot"] = plot_ratings(table, out / "ratings.png", title)
         paths["pairwise_plot"] = plot_scores(score_matrix(games), out / "pairwise.png", title)
     if sprt is not None:
