@@ -445,7 +445,8 @@ def test_make_bot_builds_the_named_bot_with_its_parameters():
     [
         ("", "empty"),
         ("alphazero", "unknown bot 'alphazero'; bots are random, rules, mcts, ismcts"),
-        ("mcts:simz=10", "(mcts): unknown parameter 'simz'; parameters are c, depth, rollout, rollouts, seconds, select, sims"),
+        ("mcts:simz=10",
+         "(mcts): unknown parameter 'simz'; parameters are c, depth, rollout, rollouts, seconds, select, sims"),
         ("random:sims=10", "(random): unknown parameter 'sims'; parameters are none"),
         ("mcts:sims", "'sims' must look like name=value"),
         ("mcts:sims=ten", "(mcts): parameter sims must be an integer, got 'ten'"),

@@ -283,9 +283,7 @@ class AlphaZeroTrainer:
         }
 
     def save(self) -> Path:
-        path = checkpoint.save(self.payload(), self.out)
-        for old in checkpoint.checkpoints(self.out)[: -self.config.keep_checkpoints]:
-            old.unlink()
+        path = checkpoint.save_keeping(self.payload(), self.out, self.config.keep_checkpoints)
         write_log(self.log, self.out)
         return path
 

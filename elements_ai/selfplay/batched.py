@@ -28,8 +28,20 @@ from collections.abc import Callable
 import numba as nb
 import numpy as np
 
-from ..agents.search import PUCT, T_COLUMNS, T_FIRST, T_KEY, T_NCHILD, T_SIBLING, T_VISITS, _add_child, _explore, \
-    _score, reset_tree, root_stats
+from ..agents.search import (
+    PUCT,
+    T_COLUMNS,
+    T_FIRST,
+    T_KEY,
+    T_NCHILD,
+    T_SIBLING,
+    T_VISITS,
+    _add_child,
+    _explore,
+    _score,
+    reset_tree,
+    root_stats,
+)
 from ..core.arrays import copy
 from ..core.generic import generic, rules
 from ..core.kernel import CHANCE, TERMINAL

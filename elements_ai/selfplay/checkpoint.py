@@ -71,6 +71,14 @@ def save(payload: dict[str, Any], folder: str | Path) -> Path:
     return path
 
 
+def save_keeping(payload: dict[str, Any], folder: str | Path, keep: int) -> Path:
+    """``save``, then deletes all but the folder's latest ``keep`` checkpoints."""
+    path = save(payload, folder)
+    for old in checkpoints(folder)[:-keep]:
+        old.unlink()
+    return path
+
+
 def load(path: str | Path, *, game=None, algorithm: str | None = None) -> dict[str, Any]:
     """The checkpoint at ``path`` (a file or a training folder).
 

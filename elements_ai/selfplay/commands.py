@@ -34,7 +34,8 @@ def register(commands) -> None:
     )
     parser.add_argument("game", help='a game name or game string, e.g. "elements(single_round=true)"')
     parser.add_argument("--algorithm", choices=("ppo", "az"), default="ppo", help="default: ppo")
-    parser.add_argument("--steps", type=int, required=True, help="environment steps in all (a resumed run counts its own)")
+    parser.add_argument("--steps", type=int, required=True,
+                        help="environment steps in all (a resumed run counts its own)")
     parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
     parser.add_argument("--seed", type=int, default=0, help="default 0")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",

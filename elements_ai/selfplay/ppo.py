@@ -563,9 +563,7 @@ class PPOTrainer:
 
     def save(self) -> Path:
         """Writes a checkpoint of the whole run (and the log); keeps the latest ``keep_checkpoints``."""
-        path = checkpoint.save(self.payload(), self.out)
-        for old in checkpoint.checkpoints(self.out)[: -self.config.keep_checkpoints]:
-            old.unlink()
+        path = checkpoint.save_keeping(self.payload(), self.out, self.config.keep_checkpoints)
         write_log(self.log, self.out)
         return path
 
