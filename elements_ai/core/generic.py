@@ -189,16 +189,18 @@ def _module_file_digest(module: types.ModuleType) -> str:
 def _source_digest(roots: list[Any]) -> str:
     """A digest of the source files of every module reachable from ``roots`` through
     the jitted and generic functions their modules hold."""
-    pending = [sys.modules[_module_name(root)] for root in roots]
+    # A function defined by exec'd code may name a module that was never imported;
+    # it has no file to digest (and is compiled without a disk cache).
+    pending = [sys.modules.get(_module_name(root)) for root in roots]
     seen: dict[str, str] = {}
     while pending:
         module = pending.pop()
-        if module.__name__ in seen:
+        if module is None or module.__name__ in seen:
             continue
         seen[module.__name__] = _module_file_digest(module)
         for value in vars(module).values():
             if isinstance(value, (CPUDispatcher, GenericFunction)):
-                pending.append(sys.modules[_module_name(value)])
+                pending.append(sys.modules.get(_module_name(value)))
     return hashlib.sha256(repr(sorted(seen.items())).encode()).hexdigest()[:12]
 
 
