@@ -5,23 +5,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch  # the selfplay extra, which the test command installs
 
-torch = pytest.importorskip("torch", reason="the selfplay extra (PyTorch) is not installed")
-
-import elements_ai  # noqa: E402
-from elements_ai.agents import make_bot  # noqa: E402
-from elements_ai.agents.search import RANDOM_ROLLOUT, RULES_ROLLOUT, TreeSearch, policy_playout  # noqa: E402
-from elements_ai.cli import main  # noqa: E402
-from elements_ai.core.params import ParameterError  # noqa: E402
-from elements_ai.core.rng import seeds_from  # noqa: E402
-from elements_ai.selfplay import checkpoint  # noqa: E402
-from elements_ai.selfplay.az import AlphaZeroTrainer, AZConfig  # noqa: E402
-from elements_ai.selfplay.batched import BatchedSearch  # noqa: E402
-from elements_ai.selfplay.bots import network_evaluator  # noqa: E402
-from elements_ai.selfplay.checkpoint import CheckpointError  # noqa: E402
-from elements_ai.selfplay.net import PolicyValueNet, masked_entropy, masked_probs  # noqa: E402
-from elements_ai.selfplay.players import NetPlayer, choose  # noqa: E402
-from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer, evaluate  # noqa: E402
+import elements_ai
+from elements_ai.agents import make_bot
+from elements_ai.agents.search import RANDOM_ROLLOUT, RULES_ROLLOUT, TreeSearch, policy_playout
+from elements_ai.cli import main
+from elements_ai.core.params import ParameterError
+from elements_ai.core.rng import seeds_from
+from elements_ai.selfplay import checkpoint
+from elements_ai.selfplay.az import AlphaZeroTrainer, AZConfig
+from elements_ai.selfplay.batched import BatchedSearch
+from elements_ai.selfplay.bots import network_evaluator
+from elements_ai.selfplay.checkpoint import CheckpointError
+from elements_ai.selfplay.net import PolicyValueNet, masked_entropy, masked_probs
+from elements_ai.selfplay.players import NetPlayer, choose
+from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer, evaluate
 
 SMALL = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
 TINY = dict(num_envs=16, rollout_steps=8, hidden=(32,), eval_every=0, checkpoint_every=2, snapshot_every=1)

@@ -415,7 +415,6 @@ def test_the_default_tournament_separates_the_agents(tmp_path):
 
 @pytest.mark.slow
 def test_ray_and_local_backends_agree(tmp_path):
-    pytest.importorskip("ray", reason="the ray extra: pip install 'elements-ai[ray]'")
     agents = ["random", "rules", "mcts:sims=5"]
     local = tournament(SMALL, agents, games=6, seed=4, workers=2, out=tmp_path / "local", progress=False)
     distributed = tournament(SMALL, agents, games=6, seed=4, workers=2, backend="ray", out=tmp_path / "ray",
