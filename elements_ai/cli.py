@@ -1,4 +1,4 @@
-"""The ``elements-ai`` command: the games, a demo game, the agents."""
+"""The ``elements-ai`` command: games, demo, agents, tournaments, solvers and self-play training."""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ same game (per decision node, per edge, per node).
 
 Writes ``results/sizes.csv`` beside this file and prints the table.
 
-    python experiments/solvers/sizes.py
+    python experiments/solvers/sizes.py                          # every game
+    python experiments/solvers/sizes.py --games elementum        # one game's rows, the others kept
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import elements_ai
 from elements_ai.solvers import CFRSolver, build_tree, estimate_tree, machine_memory
 from elements_ai.solvers.kernel_tree import count_kernel_tree
 from elements_ai.solvers.tree import SOLVE_NODE_BYTES, TreeTooLarge, build_bytes, solve_bytes
+from elements_ai.tables import write_csv
 
 HERE = Path(__file__).resolve().parent
 FULL_DECK = "1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6"
@@ -58,12 +60,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count-limit", type=float, default=2e9, help="walk trees estimated below this many nodes")
     parser.add_argument("--build-limit", type=float, default=4e8, help="build and time trees up to this many nodes")
     parser.add_argument("--out", type=Path, default=HERE / "results", help="folder for the CSV")
+    parser.add_argument("--games", nargs="*", default=list(elements_ai.GAMES),
+                        help="games to measure (default: all); the CSV keeps the other games' rows")
     args = parser.parse_args(argv)
+    for name in args.games:
+        elements_ai.get_kernel(name)  # an unknown game: a clear error before any work
     total, _ = machine_memory()
     budget = 0.9 * BUDGET_GB * 1e9
     print(f"machine memory {total / 1e9:.1f} GB; verdicts for a {BUDGET_GB:g} GB machine (90% usable)", flush=True)
     rows = []
-    for name in elements_ai.GAMES:
+    for name in args.games:
         kernel = elements_ai.get_kernel(name)
         games = {}
         for params in SWEEPS.get(name, []) + list(kernel.variants.values()):
@@ -119,8 +125,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {str(game):<84} {row['basis']:>9} {nodes:>10.3g} nodes {needed / 1e9:>10.3g} GB  {verdict}"
                   + (f"  ({row['note']})" if row.get("note") else ""), flush=True)
     table = pd.DataFrame(rows)
-    args.out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.out / "sizes.csv", index=False)
+    previous = args.out / "sizes.csv"
+    if previous.exists():
+        kept = pd.read_csv(previous)
+        kept = kept[~kept["game"].str.split("(").str[0].isin(args.games)]
+        table = pd.concat([kept, table], ignore_index=True)
+    write_csv(table, args.out / "sizes.csv")
     print(f"\nwrote {args.out / 'sizes.csv'}")
     return 0
 
