@@ -6,6 +6,8 @@ import argparse
 import pathlib
 import tempfile
 
+import elements_ai
+
 HERE = pathlib.Path(__file__).resolve().parent
 
 
@@ -20,6 +22,11 @@ def parser(name: str, description: str) -> argparse.ArgumentParser:
     args.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     args.add_argument("--seed", type=int, default=0, help="tournament seed")
     return args
+
+
+def two_player_games() -> list[str]:
+    """The games whose default is a two-player game (``multiplayer.py`` covers the others)."""
+    return [name for name in elements_ai.GAMES if elements_ai.load_game(name).num_players() == 2]
 
 
 def results_folder(name: str, out: pathlib.Path | None, quick: bool) -> pathlib.Path:

@@ -21,11 +21,10 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder
+from _common import folder_name, parser, results_folder, two_player_games
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-import elements_ai
 from elements_ai.eval import pairwise, tournament
 from elements_ai.tables import write_csv
 
@@ -77,7 +76,7 @@ def plot(table: pd.DataFrame, path, title: str) -> None:
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     args = parser("scaling", __doc__.split("\n\n")[0]).parse_args(argv)
-    args_games = args.games or list(elements_ai.GAMES)
+    args_games = args.games or two_player_games()
     sims = [5, 20] if args.quick else [100, 1000, 10000]
     opponent = f"mcts:sims={sims[0]}"
     field = [f"{kind}:sims={s}" for kind in KINDS for s in sims if f"{kind}:sims={s}" != opponent]

@@ -1,4 +1,4 @@
-"""The strength table: every agent against random, rules and MCTS in every game.
+"""The strength table: every agent against random, rules and MCTS in every two-player game.
 
     python experiments/strength.py            # full run, 200 games a pairing
     python experiments/strength.py --quick    # tiny agents and a few games (seconds)
@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder
+from _common import folder_name, parser, results_folder, two_player_games
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     workers = args.workers or (1 if args.quick else None)  # quick: no process start-up
     out = results_folder("strength", args.out, args.quick)
     rows, rated, notes = [], [], []
-    for game in args.games or list(elements_ai.GAMES):
+    for game in args.games or two_player_games():
         kept, dropped = hosted(game, agents)
         notes += dropped
         start = time.perf_counter()

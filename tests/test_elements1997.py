@@ -692,7 +692,7 @@ def test_sample_legal_draws_every_legal_action_once_from_an_even_grid():
         ({"players": 2}, "players=2 is out of range; it must be an integer from 3 to 5"),
         ({"players": 6}, "players=6 is out of range"),
         ({"empty_slots": "discard"}, "empty_slots='discard' is out of range; it must be one of 'fill', 'aside'"),
-        ({"players": "three"}, "players must be of type int"),
+        ({"players": "three"}, "parameter players must be an integer, got 'three'"),
         ({"colours": 4}, "unknown parameter 'colours'"),
         ({"rounds": 4}, "rounds=4 is out of range for 3 players; it must be from 1 to 3, or 0 for one round per"),
         ({"rounds": -1}, "rounds=-1 is out of range; it must be an integer from 0 to 5"),

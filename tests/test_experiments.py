@@ -16,6 +16,7 @@ from elements_ai.eval import tables
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = ROOT / "experiments"
+TWO_PLAYER = [name for name in elements_ai.GAMES if elements_ai.load_game(name).num_players() == 2]
 
 
 def _run(script: str, out: Path) -> subprocess.CompletedProcess:
@@ -36,7 +37,7 @@ def _check_intervals(table: pd.DataFrame) -> None:
 def test_strength_quick(tmp_path):
     result = _run("strength.py", tmp_path)
     table = pd.read_csv(tmp_path / "strength.csv")
-    assert set(table["game"]) == set(elements_ai.GAMES)
+    assert set(table["game"]) == set(TWO_PLAYER)
     assert set(table["opponent"]) == {"random", "rules", "mcts:sims=10"}
     assert set(table["agent"]) == {"random", "rules", "mcts:sims=10", "ismcts:sims=10"}
     assert (table["agent"] != table["opponent"]).all() and (table["games"] == 4).all()
@@ -45,7 +46,7 @@ def test_strength_quick(tmp_path):
     assert (rated.groupby("game").size() == 4).all()
     assert "| `elements` | `rules` |" in (tmp_path / "strength.md").read_text()
     assert (tmp_path / "strength.png").stat().st_size > 0
-    for game in elements_ai.GAMES:
+    for game in TWO_PLAYER:
         assert (tmp_path / game / "games.csv").exists() and (tmp_path / game / "pairwise.png").exists()
     assert f"results in {tmp_path}" in result.stdout
 
@@ -54,11 +55,34 @@ def test_strength_quick(tmp_path):
 def test_scaling_quick(tmp_path):
     _run("scaling.py", tmp_path)
     table = pd.read_csv(tmp_path / "scaling.csv")
-    assert set(table["game"]) == set(elements_ai.GAMES)
+    assert set(table["game"]) == set(TWO_PLAYER)
     assert set(zip(table["search"], table["sims"])) == {("mcts", 20), ("ismcts", 5), ("ismcts", 20)}
     assert (table["opponent"] == "mcts:sims=5").all() and (table["games"] == 4).all()
     _check_intervals(table)
     assert (tmp_path / "scaling.png").stat().st_size > 0 and (tmp_path / "scaling.md").exists()
+
+
+@pytest.mark.slow
+def test_multiplayer_quick(tmp_path):
+    result = _run("multiplayer.py", tmp_path)
+    table = pd.read_csv(tmp_path / "multiplayer.csv")
+    assert set(zip(table["game"], table["players"])) == {
+        ("elements1997(players=3)", 3), ("elements1997(players=5)", 5),
+        ("elementum(players=2)", 2), ("elementum(players=4)", 4),
+    }
+    assert set(table["agent"]) == {"random", "rules", "ismcts:sims=10"} and (table["games"] == 4).all()
+    assert ((table["win_low"] <= table["win_rate"]) & (table["win_rate"] <= table["win_high"])).all()
+    assert ((table["return_low"] <= table["mean_return"]) & (table["mean_return"] <= table["return_high"])).all()
+    assert (table["chance_win_rate"] == 1 / table["players"]).all()
+    games = pd.read_csv(tmp_path / "games.csv")
+    # Every agent met the same deals: one chance seed per deal, shared by the agents.
+    assert (games.groupby(["game", "deal"])["seed"].nunique() == 1).all()
+    solo = pd.read_csv(tmp_path / "solo.csv")
+    ranks = ["Novice", "Apprentice", "Journeyman", "Adept", "Master", "Archmage"]
+    assert set(solo["agent"]) == {"random", "rules", "ismcts:sims=10"}
+    assert solo[ranks].sum(axis=1).round(9).eq(1).all()
+    assert "| `elementum(players=4)` |" in (tmp_path / "multiplayer.md").read_text()
+    assert (tmp_path / "multiplayer.png").stat().st_size > 0 and f"results in {tmp_path}" in result.stdout
 
 
 @pytest.mark.parametrize("name, table", [("strength", "strength.csv"), ("scaling", "scaling.csv")])

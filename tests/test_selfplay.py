@@ -417,13 +417,14 @@ def test_ray_actors_collect_for_one_learner(tmp_path):
     game = elements_ai.load_game(SMALL)
     config = PPOConfig(**{**TINY, "num_envs": 16})
     try:
-        trainer = PPOTrainer(game, tmp_path / "ray", config, seed=3, progress=False, backend="ray", actors=2)
-        trainer.train(16 * 8 * 2)
-        assert trainer.env_steps == 256 and trainer.iteration == 2
-        resumed = PPOTrainer(game, tmp_path / "ray", progress=False, backend="ray")
-        assert resumed.iteration == 2 and len(resumed.actors.handles) == 2
-        resumed.train(16 * 8 * 3)
-        assert resumed.env_steps == 384
+        with PPOTrainer(game, tmp_path / "ray", config, seed=3, progress=False, backend="ray", actors=2) as trainer:
+            trainer.train(16 * 8 * 2)
+            assert trainer.env_steps == 256 and trainer.iteration == 2
+        assert trainer.actors.handles == []  # their CPUs are free for the next run's actors
+        with PPOTrainer(game, tmp_path / "ray", progress=False, backend="ray") as resumed:
+            assert resumed.iteration == 2 and len(resumed.actors.handles) == 2
+            resumed.train(16 * 8 * 3)
+            assert resumed.env_steps == 384
     finally:
         ray.shutdown()
     with pytest.raises(ValueError, match="actors must divide"):

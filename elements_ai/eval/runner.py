@@ -108,7 +108,7 @@ def make_config(
     Traceback (most recent call last):
     ...
     elements_ai.core.params.ParameterError: bot spec 'mcts:simz=3' (mcts): unknown parameter 'simz'; parameters \
-are c, rollouts, seconds, select, sims, worlds
+are c, depth, rollout, rollouts, seconds, select, sims, worlds
     """
     loaded = load_game(game)
     players = loaded.num_players()

@@ -92,12 +92,14 @@ def run_train(args) -> int:
             actors = args.actors if args.backend == "ray" else 1
             trainer = PPOTrainer(game, args.out, config, seed=args.seed, progress=not args.quiet,
                                  backend=args.backend, actors=actors)
+            with trainer:
+                row = trainer.train(args.steps)
         else:
             if args.backend != "local":
                 raise ParameterError("--backend ray runs PPO actors; az runs locally")
             config = AZConfig(**hyperparameters(AZConfig, args.set))
             trainer = AlphaZeroTrainer(game, args.out, config, seed=args.seed, progress=not args.quiet)
-        row = trainer.train(args.steps)
+            row = trainer.train(args.steps)
     except ValueError as error:  # bad hyperparameters, a mismatched checkpoint folder, ...
         raise ParameterError(str(error)) from None
     scores = ", ".join(f"{k[6:]} {v:.3f}" for k, v in row.items() if k.startswith("score_") and k.count("_") == 1)

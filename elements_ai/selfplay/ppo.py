@@ -342,6 +342,9 @@ class _LocalActors:
     def call_one(self, k: int, method: str, *args) -> Any:
         return getattr(self.collectors[k], method)(*args)
 
+    def close(self) -> None:
+        pass
+
 
 class PPOTrainer:
     """One PPO run on one game, writing checkpoints and its log to ``out``.
@@ -349,7 +352,8 @@ class PPOTrainer:
     A folder that already holds checkpoints is resumed from its latest one (its
     hyperparameters, seed and number of actors win; a game other than the
     checkpoint's is an error). ``backend="ray"`` runs ``actors`` collectors as Ray
-    actors (self-play spread over a cluster) and learns here.
+    actors (self-play spread over a cluster) and learns here; ``close()`` (or a
+    ``with`` block) ends them.
     """
 
     algorithm = "ppo"
@@ -398,6 +402,16 @@ class PPOTrainer:
             self._restore(saved)
         else:
             self.actors.call("start", self.net.state_dict())
+
+    def close(self) -> None:
+        """Ends the Ray actors of ``backend="ray"`` (nothing to do for the local backend)."""
+        self.actors.close()
+
+    def __enter__(self) -> PPOTrainer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     @property
     def collector(self) -> Collector:
