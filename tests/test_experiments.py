@@ -100,3 +100,15 @@ def test_full_results_are_checked_in(name, table):
         expected = len(tables(2, len(config["agents"]), config["mode"])) * config["games"]
         assert played["index"].tolist() == list(range(expected))
         assert (folder / game / "ratings.csv").exists()
+
+
+def test_multiplayer_results_are_checked_in():
+    folder = EXPERIMENTS / "results" / "multiplayer"
+    table = pd.read_csv(folder / "multiplayer.csv")
+    assert len(table) == 12 and (table["games"] >= 100).all()
+    assert set(table["players"]) == {2, 3, 4, 5}
+    solo = pd.read_csv(folder / "solo.csv")
+    assert set(solo["agent"]) == {"random", "rules", "ismcts:sims=1000"} and (solo["games"] >= 100).all()
+    games = pd.read_csv(folder / "games.csv")
+    assert len(games) == table["games"].sum() + solo["games"].sum()
+    assert (folder / "multiplayer.png").exists() and (folder / "multiplayer.md").exists()
