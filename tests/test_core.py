@@ -72,6 +72,7 @@ CACHE_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_second_process_loads_generic_copies_from_the_disk_cache(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_DEBUG_CACHE="1")
     script = CACHE_SCRIPT.format(tests=os.path.dirname(__file__))

@@ -656,15 +656,18 @@ def test_every_bot_plays_every_player_count_to_the_end(players, spec):
 # The declared variants shorten the four- and five-player games (ruling 18) to keep
 # tests/test_games.py fast; the full games get the same checks here, on fewer games.
 
+@pytest.mark.slow
 def test_full_five_player_game_passes_openspiel_conformance():
     check_conformance(elements_ai.load_game("elements1997", players=5), num_sims=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params, games", [({"players": 5}, 30), ({"players": 4, "empty_slots": "aside"}, 60)])
 def test_full_length_games_agree_on_both_faces(params, games):
     assert check_faces_agree("elements1997", num_games=games, seed=3, **params) == games
 
 
+@pytest.mark.slow
 def test_full_four_player_aside_game_passes_openspiel_conformance():
     check_conformance(elements_ai.load_game("elements1997", players=4, empty_slots="aside"), num_sims=3)
 

@@ -411,6 +411,7 @@ def test_approx_exploitability_quick(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one local Ray at a time: they would share its 2 CPUs
 def test_ray_actors_collect_for_one_learner(tmp_path):
     import ray
 

@@ -80,6 +80,7 @@ def test_a_policy_for_another_game_is_refused(tmp_path, capsys):
     assert "holds a policy for kuhn_poker(), not for leduc_poker()" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_installed_command_runs(tmp_path):
     path = tmp_path / "kuhn.npz"
     solve = [sys.executable, "-m", "elements_ai", "solve", "kuhn_poker", "--iterations", "50", "--out", str(path)]

@@ -91,6 +91,7 @@ def test_quickstart_notebook_runs():
     assert "returns:" in outputs and "all 4096 rounds finished" in outputs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", BENCHMARKS, ids=[path.stem for path in BENCHMARKS])
 def test_benchmark_quick_mode(script, tmp_path):
     result = subprocess.run(
@@ -103,6 +104,7 @@ def test_benchmark_quick_mode(script, tmp_path):
         assert len(pd.read_csv(table)) > 0
 
 
+@pytest.mark.slow
 def test_throughput_benchmark_covers_every_game(tmp_path):
     script = ROOT / "benchmarks" / "throughput.py"
     result = subprocess.run(

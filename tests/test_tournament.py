@@ -236,6 +236,7 @@ def test_one_player_games_give_score_distributions(toy, tmp_path):
 
 # --- the results folder -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_results_are_byte_reproducible_for_a_seed(tmp_path):
     agents = ["random", "rules", "mcts:sims=5"]
     for name, workers in (("one", 1), ("two", 2)):
@@ -414,6 +415,7 @@ def test_the_default_tournament_separates_the_agents(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one local Ray at a time: they would share its 2 CPUs
 def test_ray_and_local_backends_agree(tmp_path):
     agents = ["random", "rules", "mcts:sims=5"]
     local = tournament(SMALL, agents, games=6, seed=4, workers=2, out=tmp_path / "local", progress=False)
