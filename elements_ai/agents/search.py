@@ -281,7 +281,7 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
     ``root`` but through ``resample``. Stops early when fewer than ``reserve`` free
     nodes are left (the caller grows the tree and calls again).
     """
-    mode, availability, selection, c, _, lo, scale, _, _ = settings
+    mode, availability, selection, c, rollouts, lo, scale, policy, depth_limit = settings
     ti, tf, meta = tree
     path, work, mask, probs, prior_buf, seen, ret = scratch
     num_actions = mask.shape[0]
@@ -296,6 +296,7 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
         node = 0
         depth = 0
         path[0] = 0
+        leaf = False  # stopped at a leaf to evaluate (else at the end of the game)
         while True:
             to_move = rules.current_player(cfg, work)
             if to_move == TERMINAL:
@@ -311,7 +312,7 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
                 if child < 0:
                     child = _add_child(ti, tf, meta, node, key, probs[outcome])
                     if child < 0:  # tree full: evaluate here
-                        leaf_estimate(cfg, work, rng, settings, mask, probs, ret)
+                        leaf = True
                         break
                 action = outcome
             else:
@@ -388,7 +389,7 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
                         child = ti[child, T_SIBLING]
                 child = chosen
                 if child < 0:  # tree full and nothing to choose: evaluate here
-                    leaf_estimate(cfg, work, rng, settings, mask, probs, ret)
+                    leaf = True
                     break
                 action = ti[child, T_KEY]
             # One call of apply for both kinds of node: the kernel's apply is inlined,
@@ -398,8 +399,15 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
             path[depth] = child
             node = child
             if ti[child, T_VISITS] == 0:
-                leaf_estimate(cfg, work, rng, settings, mask, probs, ret)
+                leaf = True
                 break
+        if leaf:
+            # One call site: the plain random playout is called directly (it is the
+            # hot path), the other leaf values through leaf_estimate.
+            if policy == RANDOM_ROLLOUT and depth_limit == 0:
+                hooks.leaf_value(cfg, work, rng, rollouts, mask, probs, ret)
+            else:
+                leaf_estimate(cfg, work, rng, settings, mask, probs, ret)
         for d in range(depth + 1):
             nd = path[d]
             ti[nd, T_VISITS] += 1
