@@ -190,11 +190,9 @@ def policy_playout(cfg, state, mask, probs, rng, policy, depth, out):
 
 @generic
 def leaf_estimate(cfg, state, rng, settings, mask, probs, out):
-    """The leaf value: the ``leaf_value`` hook, or the playouts chosen by
-    ``settings.policy`` and ``settings.depth`` (see the module docstring)."""
-    if settings.policy == RANDOM_ROLLOUT and settings.depth == 0:
-        hooks.leaf_value(cfg, state, rng, settings.rollouts, mask, probs, out)
-        return
+    """The leaf value from the playouts chosen by ``settings.policy`` and
+    ``settings.depth`` (see the module docstring). ``run`` calls the ``leaf_value``
+    hook itself for plain random playouts to the end."""
     middle = settings.lo + 0.5 / settings.scale
     start = state.copy()
     total = np.zeros(out.shape[0])
