@@ -8,6 +8,7 @@ test files keep the rulebook scenarios.
 import numpy as np
 import pyspiel
 import pytest
+from numba.core.registry import CPUDispatcher
 
 import elements_ai
 from elements_ai.core import generic, rules
@@ -144,3 +145,69 @@ def test_the_samplers_draw_every_legal_action_once_from_an_even_grid(name, varia
             checked += 1
         env.step(env.sample_actions())
     assert checked > 1000
+
+
+@generic
+def _grid_draws_outcomes_by_their_probabilities(cfg, state, probs, scratch, counts, m):
+    """``sample_outcome`` over the even grid u = (j + 1/2) / m must draw each outcome
+    m * p times, to within one (an inverse-CDF draw), and never an impossible one."""
+    rules.chance_outcomes(cfg, state, probs)
+    for k in range(counts.shape[0]):
+        counts[k] = 0
+    for j in range(m):
+        counts[rules.sample_outcome(cfg, state, scratch, (j + 0.5) / m)] += 1
+    ok = True
+    for k in range(counts.shape[0]):
+        ok = ok and abs(counts[k] - m * probs[k]) <= 1.0 + 1e-9 and (counts[k] == 0 or probs[k] > 0)
+    return ok
+
+
+@pytest.mark.parametrize("name, variant", [case for case in CASES if load(*case.values).config.max_chance_outcomes])
+def test_chance_outcomes_are_sampled_with_their_probabilities(name, variant):
+    game = load(name, variant)
+    check = _grid_draws_outcomes_by_their_probabilities[game.kernel]
+    size = game.config.max_chance_outcomes
+    probs, scratch, counts = np.zeros(size), np.zeros(size), np.zeros(size, np.int64)
+    rng = np.random.default_rng(5)
+    checked = 0
+    while checked < 300:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                assert check(game.config.cfg, state._data, probs, scratch, counts, 997), (name, str(state))
+                checked += 1
+            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(int(rng.choice(actions)))
+    assert checked >= 300
+
+
+HOT_FUNCTIONS = ("init", "current_player", "legal_mask", "chance_outcomes", "apply", "returns", "sample_legal",
+                 "sample_chance", "encode_observation", "encode_information_state")
+
+
+def _jitted_callees(dispatcher, seen):
+    """``dispatcher`` and every jitted function its code names, recursively."""
+    if id(dispatcher) in seen:
+        return
+    seen[id(dispatcher)] = dispatcher
+    fn = dispatcher.py_func
+    for name in fn.__code__.co_names:
+        value = fn.__globals__.get(name)
+        if isinstance(value, CPUDispatcher):
+            _jitted_callees(value, seen)
+
+
+@pytest.mark.parametrize("name", elements_ai.GAMES)
+def test_hot_kernel_functions_run_without_reference_counting(name):
+    """Hot functions, and all they call, are jitted with ``_nrt=False``: numba's atomic
+    reference counts around every call on the state cost elementum half its playouts."""
+    kernel = elements_ai.get_kernel(name)
+    seen = {}
+    for function in HOT_FUNCTIONS:
+        if getattr(kernel, function) is not None:
+            _jitted_callees(getattr(kernel, function), seen)
+    # A function inlined (numba's inline="always") is compiled as part of its caller.
+    counted = sorted(d.py_func.__name__ for d in seen.values()
+                     if d.targetoptions.get("_nrt", True) and d.targetoptions.get("inline") != "always")
+    assert not counted, f"{name}: jitted with numba's runtime, though hot: {counted}"
+    assert len(seen) >= 8

@@ -65,7 +65,7 @@ from ..core.arrays import copy, fill
 from ..core.generic import GenericFunction, functions, generic, hooks, rules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.playouts import play_out
-from ..core.rng import sample_index, seeds_from, uniform
+from ..core.rng import seeds_from, uniform
 
 # Integer columns of a node (``ti`` array, int32).
 T_FIRST, T_SIBLING, T_KEY, T_VISITS, T_AVAIL, T_NLEGAL, T_NCHILD = range(7)
@@ -172,8 +172,7 @@ def policy_playout(cfg, state, mask, probs, rng, policy, depth, out):
     player = rules.current_player(cfg, state)
     while player != TERMINAL:
         if player == CHANCE:
-            rules.chance_outcomes(cfg, state, probs)
-            action = sample_index(probs, probs.shape[0], uniform(rng, 0))
+            action = rules.sample_outcome(cfg, state, probs, uniform(rng, 0))
         else:
             if depth > 0 and steps >= depth:
                 return False
@@ -301,13 +300,13 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
                 rules.returns(cfg, work, ret)
                 break
             if to_move == CHANCE:
-                rules.chance_outcomes(cfg, work, probs)
-                outcome = sample_index(probs, probs.shape[0], uniform(rng, 0))
+                outcome = rules.sample_outcome(cfg, work, probs, uniform(rng, 0))
                 key = num_actions + outcome
                 child = ti[node, T_FIRST]
                 while child >= 0 and ti[child, T_KEY] != key:
                     child = ti[child, T_SIBLING]
                 if child < 0:
+                    rules.chance_outcomes(cfg, work, probs)  # the new child's prior
                     child = _add_child(ti, tf, meta, node, key, probs[outcome])
                     if child < 0:  # tree full: evaluate here
                         leaf = True

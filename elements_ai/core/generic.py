@@ -54,15 +54,15 @@ from numba.core.registry import CPUDispatcher
 
 from . import rules
 from .kernel import Kernel
-from .rng import sample_true_index
+from .rng import sample_index, sample_true_index
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 # numba options for a hot loop that never allocates. Without its runtime numba emits
 # no reference counting, whose atomic operations cost more than a move in a rollout
-# (elements' random rollouts ran 60% faster). Every function such a loop calls is
-# compiled the same way: the kernel functions it reaches must not allocate.
+# (elements' random rollouts ran 60% faster). The kernel functions such a loop calls
+# are jitted the same way by their game (core/rules.py): they must not allocate.
 NO_RUNTIME = {"_nrt": False}
 
 # The placeholder modules a generic function may name, besides ``rules``.
@@ -152,6 +152,17 @@ def _sample_from_mask(cfg, state, mask, u):
     return sample_true_index(mask, u)
 
 
+@generic(inline="always")
+def _outcome_by_hook(cfg, state, probs, u):
+    return rules.sample_chance(cfg, state, u)
+
+
+@generic(inline="always")
+def _outcome_from_probs(cfg, state, probs, u):
+    rules.chance_outcomes(cfg, state, probs)
+    return sample_index(probs, probs.shape[0], u)
+
+
 _RULES: dict[Kernel, types.ModuleType] = {}
 
 
@@ -173,6 +184,11 @@ def rules_of(kernel: Kernel) -> types.ModuleType:
     else:
         module.sample_action = _sample_by_mask[kernel]
         module.sample_action_masked = _sample_from_mask[kernel]
+    if kernel.sample_chance is not None:
+        module.sample_chance = kernel.sample_chance
+        module.sample_outcome = _outcome_by_hook[kernel]
+    else:
+        module.sample_outcome = _outcome_from_probs[kernel]
     return module
 
 

@@ -18,11 +18,13 @@ Jitted functions, whose contracts ``core/rules.py`` states one by one::
     encode_observation(cfg, state, player, out)        # the pieces of Config.obs_pieces
     encode_information_state(cfg, state, player, out)  # the pieces of Config.info_pieces
     sample_legal(cfg, state, u) -> action              # optional, hot: large action spaces
+    sample_chance(cfg, state, u) -> outcome            # optional, hot: many chance outcomes
     resample(cfg, state, player, rng, out)             # optional: information-set search
     heuristic(cfg, state, player, rng) -> action       # optional: the "rules" bot
 
-The hot ones run inside rollouts and the vector env, compiled without numba's runtime
-(``core.generic.NO_RUNTIME``): they must not allocate arrays.
+The hot ones run inside rollouts and the vector env: a game jits them (and what they
+call) with ``_nrt=False``, without numba's runtime (see ``core/rules.py``); they must
+not allocate arrays.
 
 Plain Python functions (strings are for people, not for speed)::
 
@@ -116,6 +118,7 @@ class Kernel:
     observation_string: Callable[..., str]
     information_state_string: Callable[..., str]
     sample_legal: Callable | None = None
+    sample_chance: Callable | None = None
     resample: Callable | None = None
     heuristic: Callable | None = None
     # Named parameter sets (``VARIANTS`` in the rules module), "default" first: the
@@ -133,8 +136,8 @@ class Kernel:
 
         ``info`` gives the rest: ``long_name``, ``min_num_players``,
         ``max_num_players`` and any optional field. ``short_name`` defaults to the
-        game's folder name; ``sample_legal``, ``resample`` and ``heuristic`` are taken
-        when the module defines them.
+        game's folder name; the optional functions (``sample_legal``, ``sample_chance``,
+        ``resample``, ``heuristic``) are taken when the module defines them.
 
         >>> from elements_ai.games.elements import rules
         >>> kernel = Kernel.from_rules(rules, long_name="Elements (2016)", min_num_players=2, max_num_players=2)

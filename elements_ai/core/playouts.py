@@ -7,7 +7,7 @@ import numpy as np
 
 from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel
-from .rng import sample_index, seed_streams, uniform
+from .rng import seed_streams, uniform
 
 
 @generic(no_runtime=True)
@@ -19,8 +19,7 @@ def play_out(cfg, state, mask, probs, rng, stream, ret):
     player = rules.current_player(cfg, state)
     while player != TERMINAL:
         if player == CHANCE:
-            rules.chance_outcomes(cfg, state, probs)
-            action = sample_index(probs, probs.shape[0], uniform(rng, stream))
+            action = rules.sample_outcome(cfg, state, probs, uniform(rng, stream))
         else:
             action = rules.sample_action(cfg, state, mask, uniform(rng, stream))
             steps += 1

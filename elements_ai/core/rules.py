@@ -9,10 +9,13 @@ one state array ``state`` (a 1-D integer array, ``Kernel.state_dtype``).
 The functions a game's ``rules.py`` defines (``Kernel.from_rules``) are listed in
 ``KERNEL_FUNCTIONS`` and ``OPTIONAL_FUNCTIONS``; ``rules`` adds defaults for the
 optional ones, the flags ``HAS_RESAMPLE`` and ``HAS_HEURISTIC``, and the samplers
-``sample_action`` / ``sample_action_masked``.
+``sample_action`` / ``sample_action_masked`` / ``sample_outcome``.
 
-Hot loops (rollouts, the vector env) compile the functions marked *hot* without numba's
-runtime: those must not allocate arrays.
+The functions marked *hot* run inside rollouts and the vector env. A game jits them,
+and every function they call that is not inlined, with ``_nrt=False`` (numba without
+its runtime): they must not allocate arrays, and numba then emits no atomic reference
+counts around each call on the state, which had cost elementum half its playouts.
+``tests/test_games.py`` checks it for every game.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ KERNEL_FUNCTIONS = (
     "encode_observation",
     "encode_information_state",
 )
-OPTIONAL_FUNCTIONS = ("sample_legal", "resample", "heuristic")
+OPTIONAL_FUNCTIONS = ("sample_legal", "sample_chance", "resample", "heuristic")
 
 HAS_RESAMPLE: bool
 """Whether the game provides ``resample`` (else ``resample`` copies the state)."""
@@ -86,6 +89,15 @@ def sample_legal(cfg, state, u) -> int:
     _stub("sample_legal")
 
 
+def sample_chance(cfg, state, u) -> int:
+    """*Hot, optional.* A chance outcome of ``state`` drawn for a uniform ``u`` (``0 <= u < 1``)
+    with exactly the probabilities ``chance_outcomes`` gives, without writing them all:
+    for ``n`` equally likely outcomes, the ``int(u * n)``-th in ascending order (what
+    ``sample_index`` draws from the probabilities). Games with many chance nodes of
+    many outcomes define it; random playouts draw every chance outcome through it."""
+    _stub("sample_chance")
+
+
 def resample(cfg, state, player, rng, out) -> None:
     """*Optional.* Writes into ``out`` a full state ``player`` cannot tell from ``state``
     (same observation and information state for ``player``), the hidden parts drawn
@@ -114,3 +126,10 @@ def sample_action(cfg, state, mask, u) -> int:
 def sample_action_masked(cfg, state, mask, u) -> int:
     """*Hot.* ``sample_action`` where ``mask`` already holds the legal mask of ``state``."""
     _stub("sample_action_masked")
+
+
+def sample_outcome(cfg, state, probs, u) -> int:
+    """*Hot.* A chance outcome of ``state`` for a uniform ``u``: through ``sample_chance``
+    where the game has it, else drawn from ``chance_outcomes`` written into ``probs``
+    (scratch, float64 ``max_chance_outcomes``; left unspecified by ``sample_chance``)."""
+    _stub("sample_outcome")

@@ -115,8 +115,7 @@ def batch_step(cfg, states, actions, restart, rng, auto_chance, autoreset, views
             player = rules.current_player(cfg, state)
             if not (auto_chance and player == CHANCE):
                 break
-            rules.chance_outcomes(cfg, state, probs)
-            action = sample_index(probs, probs.shape[0], uniform(rng, i))
+            action = rules.sample_outcome(cfg, state, probs, uniform(rng, i))
         _refresh(cfg, state, i, player, players, masks, chance_probs, terminated, rets)
 
 

@@ -157,12 +157,12 @@ def configure(params: dict) -> Config:
 
 # --- card and territory facts ----------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def element(card):
     return LIGHT_ELEMENT if card == LIGHT else card // VALUES
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def beats(card, other):
     """Does ``card`` win against ``other`` outright (not a tie)?"""
     e, f = element(card), element(other)
@@ -181,20 +181,20 @@ def beats(card, other):
     return f == (e + 1) % NUM_TYPES
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def turns_over(card, kind):
     """Is a territory of ``kind`` turned over when won with ``card``?"""
     e = element(card)
     return e == LIGHT_ELEMENT or e == kind // 2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def duel_winner(attacker, attacker_card, defender_card):
     """The player who takes the territory; a tie goes to the defender."""
     return attacker if beats(attacker_card, defender_card) else 1 - attacker
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def icons(state, player, kind_type):
     """Icons of one type held by ``player``: 1 per territory, 2 when turned over."""
     total = 0
@@ -204,12 +204,12 @@ def icons(state, player, kind_type):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def held(state, player, kind):
     return state[S_HELD + 2 * NUM_KINDS * player + 2 * kind] + state[S_HELD + 2 * NUM_KINDS * player + 2 * kind + 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def type_winner(state, kind_type):
     """Who wins a type at the end: more icons, else the star's holder, else -1."""
     a, b = icons(state, 0, kind_type), icons(state, 1, kind_type)
@@ -225,7 +225,7 @@ def type_winner(state, kind_type):
 
 # --- rules -----------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def init(cfg, state):
     fill(state, 0)
     state[S_PLAYER] = CHANCE
@@ -243,12 +243,12 @@ def init(cfg, state):
         state[S_HAND + k] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def legal_mask(cfg, state, mask):
     fill(mask, False)
     player = state[S_PLAYER]
@@ -266,7 +266,7 @@ def legal_mask(cfg, state, mask):
         mask[state[S_HIDDEN]] = False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def chance_outcomes(cfg, state, probs):
     fill(probs, 0.0)
     if state[S_PLAYER] != CHANCE:
@@ -282,7 +282,7 @@ def chance_outcomes(cfg, state, probs):
         probs[k] = state[S_STACK + k] / left
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def instant_win(state, player):
     """END_STARS or END_FOUR if ``player`` now holds all 3 stars or 4 of a type."""
     stars = 0
@@ -296,7 +296,7 @@ def instant_win(state, player):
     return END_NONE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _finish(state, winner, how):
     state[S_RESULT] = winner
     state[S_HOW] = how
@@ -304,7 +304,7 @@ def _finish(state, winner, how):
     state[S_PLAYER] = TERMINAL
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _score_end(state):
     """After the last duel: two types win; otherwise more icons; otherwise a draw."""
     won0 = 0
@@ -329,7 +329,7 @@ def _score_end(state):
         _finish(state, 0 if total0 > total1 else 1, END_ICONS)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _resolve(cfg, state, fought):
     attacker = state[S_ATTACKER]
     defender = 1 - attacker
@@ -366,7 +366,7 @@ def _resolve(cfg, state, fought):
         state[S_PLAYER] = CHANCE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def apply(cfg, state, action):
     player = state[S_PLAYER]
     if player == CHANCE:
@@ -395,7 +395,7 @@ def apply(cfg, state, action):
         _resolve(cfg, state, action)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def returns(cfg, state, out):
     fill(out, 0.0)
     result = state[S_RESULT]
@@ -407,7 +407,7 @@ def returns(cfg, state, out):
 
 # --- information-set sampling ------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _draw_card(hand, exclude, rng):
     """A card drawn uniformly from the hand at ``hand`` (13 entries), not ``exclude``."""
     count = 0
@@ -459,7 +459,7 @@ def resample(cfg, state, player, rng, out):
 
 # --- the rules baseline ----------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _beaten(state, card, opponent):
     """How many of ``opponent``'s remaining cards ``card`` beats outright."""
     count = 0
@@ -469,7 +469,7 @@ def _beaten(state, card, opponent):
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _pick(keys, allowed, rng):
     """A uniformly random index among the allowed ones with the highest key."""
     best = -1_000_000
@@ -564,7 +564,7 @@ def heuristic(cfg, state, player, rng):
 
 # --- encoders --------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     other = 1 - player
@@ -596,7 +596,7 @@ def encode_observation(cfg, state, player, out):
         out[cfg[OBS.own_face_down] + state[S_DEFENDED]] = 1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_information_state(cfg, state, player, out):
     encode_observation(cfg, state, player, out)
     first = state[S_FIRST]

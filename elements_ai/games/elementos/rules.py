@@ -189,48 +189,48 @@ def configure(params: dict) -> Config:
 
 # --- cells and squares -----------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def make_cell(owner, kind, side, public):
     return OCCUPIED | (owner << 1) | (kind << 2) | (side << 4) | (public << 5)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def cell_owner(cell):
     return (cell >> 1) & 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def cell_kind(cell):
     return (cell >> 2) & 3
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def cell_side(cell):
     return (cell >> 4) & 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def cell_public(cell):
     return (cell >> 5) & 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def cell_up(cell):
     return (((cell >> 2) & 3) + ((cell >> 4) & 1)) % NUM_SYMBOLS
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def cell_back(cell):
     return (((cell >> 2) & 3) + 1 - ((cell >> 4) & 1)) % NUM_SYMBOLS
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def takes(attacker, target):
     """Does face-up symbol ``attacker`` take face-up symbol ``target``?"""
     return target == (attacker + 1) % NUM_SYMBOLS
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def start_square(cfg, player, j):
     """Square of the j-th piece (board order) of ``player``'s starting block."""
     return j if player == 0 else COLS * (cfg[C_ROWS] - START_ROWS) + j
@@ -238,7 +238,7 @@ def start_square(cfg, player, j):
 
 # --- rules -----------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def init(cfg, state):
     fill(state, 0)
     state[S_PENDING] = -1
@@ -259,12 +259,12 @@ def init(cfg, state):
         state[S_PLAYER] = CHANCE
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def flip_barred(cfg, state):
     """Bitmask of the squares whose flip rule 8 forbids now.
 
@@ -280,7 +280,7 @@ def flip_barred(cfg, state):
     return _flip_barred(cfg[C_HISTORY], state)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _flip_barred(history, state):
     barred = np.int64(0)
     acc = np.int64(0)
@@ -313,7 +313,7 @@ NOT_COLUMN_C = ~(COLUMN_A << (COLS - 1))
 STEP_FROM = np.array([~0, NOT_COLUMN_A, NOT_COLUMN_C, NOT_COLUMN_A, NOT_COLUMN_C], np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def neighbour(rows, square, direction, player):
     """The square one step from ``square`` in ``direction`` for ``player``, or -1."""
     target = square + STEP[player, direction]
@@ -322,7 +322,7 @@ def neighbour(rows, square, direction, player):
     return target
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def popcount(board):
     """Number of set bits. LLVM compiles this loop to one popcnt instruction (numba's
     own intrinsic would keep the disk cache from finding the helpers that call it)."""
@@ -333,20 +333,20 @@ def popcount(board):
     return count
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def lowest_square(board):
     """Index of the lowest set bit of a non-zero board."""
     return popcount((board & -board) - 1)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def read_board(state, board):
     """The bitboard ``board`` (OCC_0, OCC_1, WOOD_UP or WATER_UP) of ``state``."""
     at = S_BITS + WORDS * board
     return np.int64(state[at]) | (np.int64(state[at + 1]) << WORD_BITS) | (np.int64(state[at + 2]) << 2 * WORD_BITS)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _toggle_board(state, board, squares):
     at = S_BITS + WORDS * board
     state[at] ^= squares & WORD_MASK
@@ -354,7 +354,7 @@ def _toggle_board(state, board, squares):
     state[at + 2] ^= (squares >> 2 * WORD_BITS) & WORD_MASK
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _cell_boards(cell, bit):
     """``bit`` (a square's board bit) in each board the cell belongs to, else 0."""
     occupied = np.int64(cell & 1)
@@ -368,7 +368,7 @@ def _cell_boards(cell, bit):
     )
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def set_cell(state, square, cell):
     """Puts ``cell`` on ``square`` and keeps the boards in step. Every change of a
     cell goes through here (or ``rebuild_boards`` after the cells were written)."""
@@ -382,7 +382,7 @@ def set_cell(state, square, cell):
     state[S_BOARD + square] = cell
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def rebuild_boards(cfg, state):
     """Recomputes the boards from the cells (for positions written cell by cell)."""
     for at in range(S_BITS, S_BOARD):
@@ -393,13 +393,13 @@ def rebuild_boards(cfg, state):
         set_cell(state, square, cell)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _sources(targets, step):
     """The squares from which a step of ``step`` lands on a square of ``targets``."""
     return targets >> step if step > 0 else targets << -step
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _legal_boards(squares, state, player, barred):
     """``player``'s legal actions as boards of the squares they start from.
 
@@ -440,7 +440,7 @@ def _legal_boards(squares, state, player, barred):
     return forward, diagonal_a, diagonal_c, side_a, side_c, own & ~barred, wand
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def legal_mask(cfg, state, mask):
     for action in range(mask.shape[0]):
         mask[action] = False
@@ -469,7 +469,7 @@ def legal_mask(cfg, state, mask):
         mask[base + direction] = (wand >> direction) & 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _nth_square(board, n):
     """The square of the ``n``-th (from 0) set bit of ``board``."""
     for _ in range(n):
@@ -477,7 +477,7 @@ def _nth_square(board, n):
     return lowest_square(board)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def sample_legal(cfg, state, u):
     """The ``int(u * count)``-th legal action, counted board by board (forward moves
     by square, then diagonal towards a, ..., flips, wand moves by direction)."""
@@ -512,13 +512,13 @@ def sample_legal(cfg, state, u):
     return action
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _any_action(squares, state, player, barred):
     forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(squares, state, player, barred)
     return (forward | diagonal_a | diagonal_c | side_a | side_c | flip | wand) != 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def chance_outcomes(cfg, state, probs):
     for outcome in range(probs.shape[0]):
         probs[outcome] = 0.0
@@ -543,7 +543,7 @@ def chance_outcomes(cfg, state, probs):
         probs[2] = left_2 / total
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def apply(cfg, state, action):
     rows, squares, history, max_moves = cfg[C_ROWS], cfg[C_SQUARES], cfg[C_HISTORY], cfg[C_MAX_MOVES]
     player = state[S_PLAYER]
@@ -602,7 +602,7 @@ def apply(cfg, state, action):
     state[S_PLAYER] = player
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def returns(cfg, state, out):
     fill(out, 0.0)
     winner = state[S_WINNER]
@@ -616,7 +616,7 @@ def returns(cfg, state, out):
 FACTORIAL = np.array([1, 1, 2, 6], np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _binomial(n, k):
     result = 1
     for i in range(k):
@@ -720,7 +720,7 @@ def resample(cfg, state, player, rng, out):
 
 # --- rule-of-thumb play ------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _attacked(cfg, state, player, target, symbol):
     """Could an opponent's ordinary piece take a ``symbol`` piece on ``target`` next turn?
 
@@ -740,7 +740,7 @@ def _attacked(cfg, state, player, target, symbol):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _pick(candidates, count, rng):
     return candidates[int(uniform(rng, 0) * count)]
 
@@ -823,7 +823,7 @@ def heuristic(cfg, state, player, rng):
 
 
 # --- encoders --------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     n = cfg[C_SQUARES]
@@ -857,7 +857,7 @@ def encode_observation(cfg, state, player, out):
                 out[cfg[OBS.flip_barred] + square] = 1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_information_state(cfg, state, player, out):
     encode_observation(cfg, state, player, out)
     n = cfg[C_SQUARES]

@@ -170,7 +170,7 @@ def configure(params: dict) -> Config:
 
 # --- rules -----------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _new_round(cfg, state):
     for v in range(NUM_VALUES):
         state[S_DECK + v] = cfg[C_DECK + v]
@@ -182,7 +182,7 @@ def _new_round(cfg, state):
     state[S_PLAYER] = CHANCE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def init(cfg, state):
     fill(state, 0)
     state[S_START] = -1
@@ -190,12 +190,12 @@ def init(cfg, state):
     _new_round(cfg, state)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def player_sum(state, player):
     """Sum of a player's hand and of the cards in front of them."""
     total = 0
@@ -204,7 +204,7 @@ def player_sum(state, player):
     return total
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def limit(cfg, state):
     """Sum of the central display."""
     total = 0
@@ -213,7 +213,7 @@ def limit(cfg, state):
     return total
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def legal_mask(cfg, state, mask):
     # One exit and no slices: inlined into loops, numba then counts no references.
     for a in range(mask.shape[0]):
@@ -229,7 +229,7 @@ def legal_mask(cfg, state, mask):
         mask[YIELD] = True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def chance_outcomes(cfg, state, probs):
     for outcome in range(probs.shape[0]):
         probs[outcome] = 0.0
@@ -243,7 +243,7 @@ def chance_outcomes(cfg, state, probs):
                 probs[v] = state[S_DECK + v] / left
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _end_round(cfg, state, scorer, points):
     state[S_SCORE + scorer] += points
     state[S_SCORER] = scorer
@@ -256,7 +256,7 @@ def _end_round(cfg, state, scorer, points):
         _new_round(cfg, state)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _knock_winner(cfg, state, knocker):
     """Opponent over the limit: knocker wins; else the higher sum; a tie loses the knock."""
     other = 1 - knocker
@@ -265,7 +265,7 @@ def _knock_winner(cfg, state, knocker):
     return knocker if over or player_sum(state, knocker) > opponent_sum else other
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def apply(cfg, state, action):
     # One exit, and only single-exit helpers inlined: numba then keeps no reference
     # counting inside the loops this is inlined into.
@@ -304,7 +304,7 @@ def apply(cfg, state, action):
             _end_round(cfg, state, scorer, 2 if knock else 1)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def returns(cfg, state, out):
     for p in range(out.shape[0]):
         out[p] = 0.0
@@ -362,7 +362,7 @@ def resample(cfg, state, player, rng, out):
 
 # --- the rules bot -------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def heuristic(cfg, state, player, rng):
     """A beginner's move (RULES.md): take while it fits, knock, else shed the top card."""
     total = player_sum(state, player)
@@ -380,7 +380,7 @@ def heuristic(cfg, state, player, rng):
 
 # --- encoders --------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     other = 1 - player
@@ -409,7 +409,7 @@ def encode_observation(cfg, state, player, out):
     out[cfg[OBS.scores] + 1] = state[S_SCORE + other]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_information_state(cfg, state, player, out):
     encode_observation(cfg, state, player, out)
     for v in range(NUM_VALUES):

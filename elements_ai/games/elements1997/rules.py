@@ -278,28 +278,28 @@ def configure(params: dict) -> Config:
 
 # --- card facts ----------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def colour_of(card):
     return card // NUM_VALUES
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def value_of(card):
     return card % NUM_VALUES
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def round_first(cfg, state):
     """The first player of the current round."""
     return (state[S_FIRST] + state[S_ROUND]) % cfg[C_PLAYERS]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def log_at(state, rnd, card):
     return S_LOG + NUM_CARDS * rnd + card
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def group_key(cards, count, ranks):
     """The key of the combination formed by ``cards[:count]`` (0: no combination).
 
@@ -342,7 +342,7 @@ def group_key(cards, count, ranks):
     return key
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def best_key(cards, count, ranks, scratch):
     """The best combination among ``cards[:count]`` (any subset); ``scratch`` holds 4."""
     best = 0
@@ -358,7 +358,7 @@ def best_key(cards, count, ranks, scratch):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _state_group_key(state, base, subset):
     """``group_key`` of the cards ``state[base + i]`` for the bits i of ``subset``,
     read from the state itself so that the hot path allocates nothing."""
@@ -403,7 +403,7 @@ def _state_group_key(state, base, subset):
     return key
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def placed_key(state, player):
     """The best combination among the cards ``player`` placed in this contest (0: none)."""
     count = state[S_NUM_PLACED + player]
@@ -418,7 +418,7 @@ def placed_key(state, player):
 
 # --- rules -----------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def init(cfg, state):
     fill(state, 0)
     state[S_PLAYER] = CHANCE
@@ -438,12 +438,12 @@ def init(cfg, state):
         state[S_RESULT + k] = RES_NONE
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def legal_mask(cfg, state, mask):
     # One exit and no slices: inlined into loops, numba then counts no references.
     for a in range(mask.shape[0]):
@@ -468,7 +468,7 @@ def legal_mask(cfg, state, mask):
                     mask[c] = state[S_WHERE + c] == player
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def sample_legal(cfg, state, u):
     """The ``int(u * n)``-th of the n legal actions in id order (hand cards, then
     slot, pass or keep). The hand size is in the state, so a random card costs a
@@ -507,7 +507,7 @@ def sample_legal(cfg, state, u):
     return action
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def chance_outcomes(cfg, state, probs):
     for outcome in range(probs.shape[0]):
         probs[outcome] = 0.0
@@ -530,7 +530,7 @@ def chance_outcomes(cfg, state, probs):
                     probs[c] = 1.0 / pile
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _receiver(cfg, state):
     """The next player the deal serves (seat order from S_DEAL_FROM), or -1."""
     n = cfg[C_PLAYERS]
@@ -543,7 +543,7 @@ def _receiver(cfg, state):
     return receiver
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_round(cfg, state):
     rnd = state[S_ROUND]
     for i in range(NUM_SLOTS):
@@ -560,7 +560,7 @@ def _start_round(cfg, state):
     state[S_PHASE] = PH_BID
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _begin_refill(cfg, state):
     """Phase 3 is over: the next round's cards are dealt from its first player on."""
     rnd = state[S_ROUND] + 1
@@ -577,7 +577,7 @@ def _begin_refill(cfg, state):
         _start_round(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _next_discarder(cfg, state):
     """Moves phase 3 on to the next player with cards, or to the refill."""
     n = cfg[C_PLAYERS]
@@ -592,7 +592,7 @@ def _next_discarder(cfg, state):
         _begin_refill(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _end_round(cfg, state):
     for c in range(NUM_CARDS):
         if state[S_WHERE + c] == LOC_WON:
@@ -607,7 +607,7 @@ def _end_round(cfg, state):
         _next_discarder(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_contest(cfg, state):
     """Starts the contest for the lowest open point card (the one furthest from the
     box among equals), or ends the round."""
@@ -629,7 +629,7 @@ def _start_contest(cfg, state):
         state[S_PHASE] = PH_CONTEST
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _reveal(cfg, state):
     """Turns the bids over and sorts the pairs by value, highest next to the box.
 
@@ -666,7 +666,7 @@ def _reveal(cfg, state):
     _start_contest(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _after_bids(cfg, state):
     empty = False
     for i in range(NUM_SLOTS):
@@ -678,7 +678,7 @@ def _after_bids(cfg, state):
         _reveal(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _end_contest(cfg, state):
     n = cfg[C_PLAYERS]
     winner = -1
@@ -709,7 +709,7 @@ def _end_contest(cfg, state):
     _start_contest(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _advance(cfg, state, player):
     """The next seat still in the contest (the player again if alone), or the end."""
     n = cfg[C_PLAYERS]
@@ -724,7 +724,7 @@ def _advance(cfg, state, player):
         state[S_PLAYER] = following
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def apply(cfg, state, action):
     player = state[S_PLAYER]
     phase = state[S_PHASE]
@@ -810,7 +810,7 @@ def apply(cfg, state, action):
                 _next_discarder(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def returns(cfg, state, out):
     for p in range(out.shape[0]):
         out[p] = 0.0
@@ -860,23 +860,23 @@ MAX_RESAMPLE_ATTEMPTS = 8
 LOG_FACTORIAL = np.array([math.lgamma(i + 1.0) for i in range(NUM_CARDS + 1)])  # log(i!), i <= 55
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _lfact(x):
     return LOG_FACTORIAL[x] if x >= 0 else -np.inf
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _linvfact(x):
     """log(1 / x!), -inf for negative x (no way to fill a negative number of places)."""
     return -LOG_FACTORIAL[x] if x >= 0 else -np.inf
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _lchoose(n, k):
     return _lfact(n) - _lfact(k) - _lfact(n - k) if 0 <= k <= n else -np.inf
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _log_add(a, b):
     if a == -np.inf:
         return b
@@ -886,7 +886,7 @@ def _log_add(a, b):
     return high + math.log(math.exp(a - high) + math.exp(b - high))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _choose_into(pool, size, take, rng, out, out_start):
     """Moves ``take`` cards drawn uniformly from ``pool[:size]`` to ``out[out_start:]``
     (partial Fisher-Yates: the chosen cards end at the back of the pool); returns
@@ -913,7 +913,7 @@ OPT_NEW, OPT_TWICE, OPT_EXCESS = NUM_POOLS, NUM_POOLS + 1, NUM_POOLS + 2
 OPT_FIELDS = NUM_POOLS + 3
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _pool_of(before, shown, stays, x):
     """The pool of opponent x a card falls in (-1: none); ``before`` kept it into
     round j-1, ``shown`` showed it in round j, ``stays``: x could keep it into j+1."""
@@ -925,7 +925,7 @@ def _pool_of(before, shown, stays, x):
     return pool
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _options(pools, i, k, k_next, big_a, shown_now, hand_prev, hand_now, exact, options, weights):
     """Opponent i's options when it kept k cards into round j; returns their number.
 
@@ -974,7 +974,7 @@ def _options(pools, i, k, k_next, big_a, shown_now, hand_prev, hand_now, exact, 
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _draw_log(weights, count, rng):
     """An index drawn with probability proportional to ``exp(weights[:count])``; -1
     when every weight is zero."""
@@ -1000,7 +1000,7 @@ def _draw_log(weights, count, rng):
 NEVER_SEEN, SEEN_BY_PLAYER = -1, -2  # _next_seen besides a seat
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _next_seen(j, c, rounds, omega, revealed_by):
     """Who is next seen with card c after round j: a seat that shows it, the player
     (in its hand or filled from the pile: SEEN_BY_PLAYER), or NEVER_SEEN."""
@@ -1014,7 +1014,7 @@ def _next_seen(j, c, rounds, omega, revealed_by):
     return seen
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _stays(j, c, x, rounds, omega, revealed_by):
     """Could opponent x, holding card c unshown in round j, keep it for as long as
     it likes: is the card next seen in x's hands, or never?"""
@@ -1426,7 +1426,7 @@ def resample(cfg, state, player, rng, out):
 
 # --- the rules bot -------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _pick_best(keys, allowed, rng):
     """A uniformly random index among the allowed ones with the highest key; -1 if none."""
     best = -(1 << 62)
@@ -1448,7 +1448,7 @@ def _pick_best(keys, allowed, rng):
     return chosen
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _partners(state, player, card):
     """Other cards in ``player``'s hand sharing ``card``'s value or colour."""
     count = 0
@@ -1591,19 +1591,19 @@ def heuristic(cfg, state, player, rng):
 
 # --- encoders --------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _relative(cfg, observer, seat):
     return (seat - observer) % cfg[C_PLAYERS]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def row_revealed(state):
     """Are the cards opposite the element cards face up (the bids of this round revealed)?"""
     phase = state[S_PHASE]
     return phase != PH_BID and phase != PH_SLOT and phase != PH_FILL
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _result_kind(cfg, observer, code, being_contested):
     """Column of a point card's fate in a results row; -1 for no point card."""
     kind = -1
@@ -1618,7 +1618,7 @@ def _result_kind(cfg, observer, code, being_contested):
     return kind
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     n = cfg[C_PLAYERS]
@@ -1670,7 +1670,7 @@ def encode_observation(cfg, state, player, out):
         out[cfg[OBS.double]] = state[S_DOUBLE]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_information_state(cfg, state, player, out):
     encode_observation(cfg, state, player, out)
     n = cfg[C_PLAYERS]

@@ -454,35 +454,56 @@ def configure(params: dict) -> Config:
 
 # --- small helpers ---------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _log(cfg, state, actor, value):
     state[cfg[C_LOG] + state[S_LOG_LEN]] = actor * LOG_STRIDE + value
     state[S_LOG_LEN] += 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _is_imitation(cfg, seat):
     return cfg[C_SOLO] == 1 and seat == IMITATION
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _nth_at(state, loc, excluded, n, k):
+    """The ``k``-th (ascending) of the ``n`` cards at ``loc`` other than ``excluded``,
+    counted from the nearer end: random playouts draw here, and halving the
+    expected scan is a sizeable part of their time."""
+    if 2 * k < n:
+        for c in range(NUM_CARDS):
+            if state[S_LOC + c] == loc and c != excluded:
+                if k == 0:
+                    return c
+                k -= 1
+    else:
+        k = n - 1 - k
+        for c in range(NUM_CARDS - 1, -1, -1):
+            if state[S_LOC + c] == loc and c != excluded:
+                if k == 0:
+                    return c
+                k -= 1
+    return -1
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _in_layout(state, card):
     loc = state[S_LOC + card]
     return loc >= LOC_LAYOUT and loc < LOC_LAYOUT + MAX_SEATS
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _protected(cfg, state, seat):
     """Induratus in the layout: immune to other players' negative effects (not the imitation)."""
     return (not _is_imitation(cfg, seat)) and state[S_LOC + INDURATUS] == LOC_LAYOUT + seat
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _height(state, seat, col):
     return state[S_HEIGHT + NUM_COLUMNS * seat + col]
 
 
-@nb.njit(void(CFG, STATE, INT, INT, INT), cache=True)
+@nb.njit(void(CFG, STATE, INT, INT, INT), cache=True, _nrt=False)
 def _place(cfg, state, seat, card, col):
     """Puts ``card`` at the bottom of column ``col`` of ``seat``'s layout."""
     h = S_HEIGHT + NUM_COLUMNS * seat + col
@@ -493,7 +514,7 @@ def _place(cfg, state, seat, card, col):
     state[h] += 1
 
 
-@nb.njit(INT(CFG, STATE, INT, INT), cache=True)
+@nb.njit(INT(CFG, STATE, INT, INT), cache=True, _nrt=False)
 def _auto_column(cfg, state, seat, card):
     """The column of a card's element; the imitation's universal cards go to its
     leftmost column with the fewest symbols (each of its cards is one symbol)."""
@@ -508,7 +529,7 @@ def _auto_column(cfg, state, seat, card):
     return col
 
 
-@nb.njit(void(CFG, STATE, INT), cache=True)
+@nb.njit(void(CFG, STATE, INT), cache=True, _nrt=False)
 def _remove_from_layout(cfg, state, card):
     """Takes ``card`` out of its layout: its crystals go to the supply and the cards
     below it move up. The caller sets its new location."""
@@ -526,7 +547,7 @@ def _remove_from_layout(cfg, state, card):
     state[S_ROW + card] = -1
 
 
-@nb.njit(INT(STATE, INT), cache=True)
+@nb.njit(INT(STATE, INT), cache=True, _nrt=False)
 def _layout_size(state, seat):
     total = 0
     for k in range(NUM_COLUMNS):
@@ -534,7 +555,7 @@ def _layout_size(state, seat):
     return total
 
 
-@nb.njit(BOOL(STATE, INT), cache=True)
+@nb.njit(BOOL(STATE, INT), cache=True, _nrt=False)
 def _has_free_slot(state, seat):
     loc = LOC_LAYOUT + seat
     for c in range(NUM_SPELLS):
@@ -543,7 +564,7 @@ def _has_free_slot(state, seat):
     return False
 
 
-@nb.njit(BOOL(CFG, STATE, INT, INT), cache=True)
+@nb.njit(BOOL(CFG, STATE, INT, INT), cache=True, _nrt=False)
 def _overload_target(cfg, state, holder, target):
     """May ``holder`` hand the Overload to ``target``?"""
     if target == holder or target >= cfg[C_SEATS]:
@@ -551,7 +572,7 @@ def _overload_target(cfg, state, holder, target):
     return not _protected(cfg, state, target)
 
 
-@nb.njit(BOOL(CFG, STATE, INT), cache=True)
+@nb.njit(BOOL(CFG, STATE, INT), cache=True, _nrt=False)
 def _has_overload_target(cfg, state, holder):
     for q in range(cfg[C_SEATS]):
         if _overload_target(cfg, state, holder, q):
@@ -559,7 +580,7 @@ def _has_overload_target(cfg, state, holder):
     return False
 
 
-@nb.njit(BOOL(CFG, STATE, INT, INT), cache=True)
+@nb.njit(BOOL(CFG, STATE, INT, INT), cache=True, _nrt=False)
 def _destroy_target(cfg, state, seat, card):
     loc = state[S_LOC + card]
     if loc < LOC_LAYOUT or loc >= LOC_LAYOUT + MAX_SEATS:
@@ -568,20 +589,20 @@ def _destroy_target(cfg, state, seat, card):
     return owner != seat and not _protected(cfg, state, owner)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _copy_target(state, card):
     if card == SPECULUM_CARD or not CARD_IMMEDIATE[card]:
         return False
     return _in_layout(state, card) or state[S_LOC + card] == LOC_POOL
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _decide(state, seat, decision):
     state[S_PLAYER] = seat
     state[S_DECISION] = decision
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _chance(state):
     state[S_PLAYER] = CHANCE
     state[S_DECISION] = DEC_NONE
@@ -589,7 +610,7 @@ def _chance(state):
 
 # --- scoring ------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _count_symbols(cfg, state):
     """``S_SYM``: every seat's symbols by element (as ``symbols``), in one pass."""
     for i in range(MAX_SEATS * NUM_ELEMENTS):
@@ -604,12 +625,12 @@ def _count_symbols(cfg, state):
             state[S_SYM + NUM_ELEMENTS * seat + state[S_SOURCE + state[S_COL + c]]] += n
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _sym(state, seat, element):
     return state[S_SYM + NUM_ELEMENTS * seat + element]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _full_rows(state, seat):
     low = _height(state, seat, 0)
     for k in range(1, NUM_COLUMNS):
@@ -617,7 +638,7 @@ def _full_rows(state, seat):
     return low
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _incomplete_rows(state, seat):
     low = _height(state, seat, 0)
     high = low
@@ -627,7 +648,7 @@ def _incomplete_rows(state, seat):
     return high - low
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def has_tie_breaker(cfg, state, seat):
     """A tie-breaker mark on a card lying in its owner's layout (ruling 15)."""
     loc = LOC_LAYOUT + seat
@@ -639,7 +660,7 @@ def has_tie_breaker(cfg, state, seat):
 MAJ_SYMBOLS, MAJ_FULL_ROWS, MAJ_INCOMPLETE_ROWS = 0, 1, 2
 
 
-@nb.njit(INT(STATE, INT, INT, INT), cache=True)
+@nb.njit(INT(STATE, INT, INT, INT), cache=True, _nrt=False)
 def _majority_value(state, seat, what, element):
     if what == MAJ_SYMBOLS:
         return _sym(state, seat, element)
@@ -648,7 +669,7 @@ def _majority_value(state, seat, what, element):
     return _incomplete_rows(state, seat)
 
 
-@nb.njit(BOOL(CFG, STATE, INT, INT, INT), cache=True)
+@nb.njit(BOOL(CFG, STATE, INT, INT, INT), cache=True, _nrt=False)
 def _has_majority(cfg, state, seat, what, element):
     """Strictly more than every other seat (the imitation included); a tie goes to a
     tie-breaker holder unless the other holds one too."""
@@ -662,7 +683,7 @@ def _has_majority(cfg, state, seat, what, element):
     return True
 
 
-@nb.njit(INT(STATE, INT, INT, INT), cache=True)
+@nb.njit(INT(STATE, INT, INT, INT), cache=True, _nrt=False)
 def _neighbour(state, seat, card, side):
     """Element of the card beside ``card`` (side -1 left, +1 right, edges wrap), or -1."""
     col = (state[S_COL + card] + side + NUM_COLUMNS) % NUM_COLUMNS
@@ -671,7 +692,7 @@ def _neighbour(state, seat, card, side):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def adjacency_missing(cfg, state, seat, card):
     """Sides a Propter / Vicinari still lacks (0: fulfilled); -1 for other cards."""
     kind = CARD_KIND[card]
@@ -688,7 +709,7 @@ def adjacency_missing(cfg, state, seat, card):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _surrounding(state, seat, card):
     """Cards around ``card``: above (the source for row 0), below, left and right, no wrap."""
     col = state[S_COL + card]
@@ -703,7 +724,7 @@ def _surrounding(state, seat, card):
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _vir_dives(total):
     points = 0
     for at_least, value in VIR_DIVES_STEPS:
@@ -712,7 +733,7 @@ def _vir_dives(total):
     return points
 
 
-@nb.njit(INT(CFG, STATE, INT, INT, INT, INT), cache=True)
+@nb.njit(INT(CFG, STATE, INT, INT, INT, INT), cache=True, _nrt=False)
 def card_points(cfg, state, seat, card, help_a, help_b):
     """Points of ``card`` as a card of ``seat``'s layout (Commodum and Imitari apart;
     ``_score_seat`` adds them). ``help_a``/``help_b``: the cards that Qui Fieri's two
@@ -762,13 +783,13 @@ def card_points(cfg, state, seat, card, help_a, help_b):
 NO_POINTS = -(1 << 14)  # below any card's points: "no card to choose"
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _half(points):
     """Commodum's half, rounded down; a negative card gives nothing (ruling 20)."""
     return points // 2 if points > 0 else 0
 
 
-@nb.njit(INT(CFG, STATE, INT, INT, INT, BOOL), cache=True)
+@nb.njit(INT(CFG, STATE, INT, INT, INT, BOOL), cache=True, _nrt=False)
 def _evaluate(cfg, state, seat, help_a, help_b, write):
     """``seat``'s best total with Qui Fieri helping ``help_a``/``help_b``, choosing
     Imitari's copy and Commodum's card; with ``write`` the per-card points and the
@@ -830,13 +851,13 @@ def _evaluate(cfg, state, seat, help_a, help_b, write):
     return base + imitari_points + commodum_points
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _helps(cfg, state, seat, card):
     """Can a Qui Fieri source help ``card`` (an unfulfilled adjacency card of ``seat``)?"""
     return state[S_LOC + card] == LOC_LAYOUT + seat and adjacency_missing(cfg, state, seat, card) > 0
 
 
-@nb.njit(INT(CFG, STATE, INT, BOOL), cache=True)
+@nb.njit(INT(CFG, STATE, INT, BOOL), cache=True, _nrt=False)
 def _score_seat(cfg, state, seat, write):
     """Points of ``seat`` with every scoring choice made to maximise them (ruling 4).
     Needs ``_count_symbols`` first."""
@@ -869,7 +890,7 @@ def _score_seat(cfg, state, seat, write):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def score_all(cfg, state):
     """Scores every seat: ``S_SCORE``, and per card ``S_POINTS`` (0 outside layouts)."""
     _count_symbols(cfg, state)
@@ -879,7 +900,7 @@ def score_all(cfg, state):
         state[S_SCORE + s] = _score_seat(cfg, state, s, True)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def current_score(cfg, state, seat):
     """``seat``'s points if the game ended now (its layout as it lies)."""
     _count_symbols(cfg, state)
@@ -888,7 +909,7 @@ def current_score(cfg, state, seat):
 
 # --- setup and turns -----------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def init(cfg, state):
     fill(state, 0)
     for c in range(NUM_CARDS):
@@ -926,12 +947,12 @@ def init(cfg, state):
     _chance(state)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def current_player(cfg, state):
     return state[S_PLAYER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_turn(cfg, state):
     active = 0
     for s in range(cfg[C_SEATS]):
@@ -952,7 +973,7 @@ def _start_turn(cfg, state):
     state[S_SUB] = SUB_START
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _start_round(cfg, state):
     for s in range(MAX_SEATS):
         state[S_HAND_OF + s] = s
@@ -963,7 +984,7 @@ def _start_round(cfg, state):
     _chance(state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _end_game(cfg, state):
     if cfg[C_SOLO] == 1:
         # The pool joins the imitation's layout, in ascending card number.
@@ -977,7 +998,7 @@ def _end_game(cfg, state):
     state[S_DECISION] = DEC_NONE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _end_turn(cfg, state):
     """Passes the hands on; starts the next turn, round or the scoring."""
     seats = cfg[C_SEATS]
@@ -1008,7 +1029,7 @@ def _end_turn(cfg, state):
             _end_game(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _reveal(cfg, state, second):
     """Turns the face-down picks up and places them (steps 2 and 5)."""
     for s in range(cfg[C_SEATS]):
@@ -1030,7 +1051,7 @@ def _reveal(cfg, state, second):
     state[S_REVEALED] = state[S_LOG_LEN]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def symbols(cfg, state, seat, element):
     """Symbols of ``element`` in ``seat``'s layout: one per card of its column, a
     Duplex two (four reinforced); each of the imitation's cards is one symbol."""
@@ -1047,7 +1068,7 @@ def symbols(cfg, state, seat, element):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _swap_beats(cfg, state, seat, other, card):
     """Does ``seat`` win the contention for pool ``card`` against ``other`` (ruling 5)?"""
     element = CARD_ELEMENT[card]
@@ -1059,7 +1080,7 @@ def _swap_beats(cfg, state, seat, other, card):
     return state[S_CRYSTALS + seat] > state[S_CRYSTALS + other]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _resolve_swaps(cfg, state):
     """All declarations at once: a pool card goes to the one declarer who beats every
     other declarer of it (symbols of its element, then crystals); else to nobody."""
@@ -1092,7 +1113,7 @@ def _resolve_swaps(cfg, state):
     state[S_REVEALED] = state[S_LOG_LEN]
 
 
-@nb.njit(BOOL(CFG, STATE, INT), cache=True)
+@nb.njit(BOOL(CFG, STATE, INT), cache=True, _nrt=False)
 def _any_destroy_target(cfg, state, seat):
     for c in range(NUM_SPELLS):
         if _destroy_target(cfg, state, seat, c):
@@ -1100,7 +1121,7 @@ def _any_destroy_target(cfg, state, seat):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _any_copy_target(state):
     for c in range(NUM_SPELLS):
         if _copy_target(state, c):
@@ -1108,7 +1129,7 @@ def _any_copy_target(state):
     return False
 
 
-@nb.njit(BOOL(CFG, STATE, INT, INT, INT), cache=True)
+@nb.njit(BOOL(CFG, STATE, INT, INT, INT), cache=True, _nrt=False)
 def _begin_effect(cfg, state, seat, kind, source):
     """Starts the immediate effect ``kind`` of ``source`` for ``seat``; True when it
     waits for ``seat``'s choice (the decision is set), False when it is done."""
@@ -1148,13 +1169,13 @@ def _begin_effect(cfg, state, seat, kind, source):
     return waits
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _effect_done(state):
     state[S_SEAT] += 1
     state[S_SUB] = SUB_START
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _advance(cfg, state):
     """Runs the automatic parts of the turn until a decision, a chance node or the end."""
     players = cfg[C_PLAYERS]
@@ -1252,7 +1273,7 @@ def _advance(cfg, state):
 
 # --- the kernel's moves --------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def legal_mask(cfg, state, mask):
     for a in range(mask.shape[0]):
         mask[a] = False
@@ -1301,7 +1322,7 @@ def legal_mask(cfg, state, mask):
         mask[A_KEEP_OVERLOAD] = True
 
 
-@nb.njit(INT(CFG, STATE, INT), cache=True)
+@nb.njit(INT(CFG, STATE, INT), cache=True, _nrt=False)
 def _nth_legal(cfg, state, k):
     """The ``k``-th legal action in ascending id order (the order of ``legal_mask``),
     or the number of legal actions when ``k`` < 0."""
@@ -1361,25 +1382,21 @@ def _nth_legal(cfg, state, k):
             count -= 1
         elif decision == DEC_ADD:
             family = A_ADD
-        if k >= 0:
+        cards = count - (decision == DEC_SWAP)
+        if k >= cards:
             found = A_NO_SWAP  # reached only by the last swap option
-            i = k
-            for c in range(NUM_SPELLS):
-                if state[S_LOC + c] == loc and c != excluded:
-                    if i == 0:
-                        found = family + c
-                        break
-                    i -= 1
+        elif k >= 0:
+            found = family + _nth_at(state, loc, excluded, cards, k)
     return count if k < 0 else found
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def sample_legal(cfg, state, u):
     """The ``int(u * n)``-th of the ``n`` legal actions, in ascending id order."""
     return _nth_legal(cfg, state, int(u * _nth_legal(cfg, state, -1)))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def chance_outcomes(cfg, state, probs):
     player = state[S_PLAYER]
     step = state[S_STEP]
@@ -1401,7 +1418,26 @@ def chance_outcomes(cfg, state, probs):
             probs[i] = p if i < NUM_CARDS and state[S_LOC + i] == loc else 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
+def sample_chance(cfg, state, u):
+    """The ``int(u * n)``-th of the ``n`` equally likely outcomes of ``chance_outcomes``."""
+    if state[S_STEP] == STEP_SOURCE:
+        k = int(u * (NUM_ELEMENTS - state[S_COUNT]))
+        for element in range(NUM_ELEMENTS):
+            if state[S_COLUMN_OF + element] < 0:
+                if k == 0:
+                    return element
+                k -= 1
+        return -1
+    loc = LOC_DECK
+    count = state[S_DECK_LEFT]
+    if state[S_STEP] == STEP_PICK or state[S_STEP] == STEP_V_PICK:
+        loc = LOC_HAND + state[S_HAND_OF + IMITATION]
+        count = state[S_HAND_SIZE + state[S_HAND_OF + IMITATION]]
+    return _nth_at(state, loc, -1, count, int(u * count))
+
+
+@nb.njit(cache=True, _nrt=False)
 def _apply_chance(cfg, state, outcome):
     step = state[S_STEP]
     if step == STEP_SOURCE:
@@ -1459,7 +1495,7 @@ def _apply_chance(cfg, state, outcome):
         _advance(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _take_from_pool(cfg, state, seat, card):
     """A pool card joins ``seat``'s layout (universal: it waits for a column); True if it waits."""
     state[S_POOL_COUNT] -= 1
@@ -1473,7 +1509,7 @@ def _take_from_pool(cfg, state, seat, card):
     return waits
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def apply(cfg, state, action):
     seat = state[S_PLAYER]
     if seat == CHANCE:
@@ -1549,7 +1585,7 @@ def apply(cfg, state, action):
         _advance(cfg, state)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def returns(cfg, state, out):
     for p in range(out.shape[0]):
         out[p] = 0.0
@@ -1567,7 +1603,7 @@ def returns(cfg, state, out):
 
 # --- information-set sampling --------------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _hidden_slot(cfg, state, player, card):
     """The resample slot of a card ``player`` cannot place, or -1 when they know where it is.
 
@@ -1592,14 +1628,14 @@ def _hidden_slot(cfg, state, player, card):
     return slot
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _set_pick(cfg, out, seat, card):
     out[S_LOC + card] = LOC_PICK + seat
     out[S_PENDING + seat] = card
     out[cfg[C_LOG] + out[S_PICK_LOG + seat]] = seat * LOG_STRIDE + A_PICK + card
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def resample(cfg, state, player, rng, out):
     """A state ``player`` cannot tell from ``state``, hidden parts drawn uniformly.
 
@@ -1684,7 +1720,7 @@ COPY_PREFERENCE = np.array([ADDITICIUS, LAPIS, VELOCITATIS, EVERSOR, MUTARE, BIF
 EPS = 1e-9
 
 
-@nb.njit(void(FLOAT, INT, FLOATS, RNG), cache=True)
+@nb.njit(void(FLOAT, INT, FLOATS, RNG), cache=True, _nrt=False)
 def _consider(value, action, best, rng):
     """Reservoir choice among equal values: best = (value, action, ties)."""
     if value > best[0] + EPS:
@@ -1697,7 +1733,7 @@ def _consider(value, action, best, rng):
             best[1] = action
 
 
-@nb.njit(FLOAT(CFG, STATE, INT, INT, INT, STATE), cache=True)
+@nb.njit(FLOAT(CFG, STATE, INT, INT, INT, STATE), cache=True, _nrt=False)
 def _placement_gain(cfg, state, seat, card, col, work):
     """Points ``seat`` gains by ``card`` in column ``col`` (-1: its element's)."""
     copy(work, state)
@@ -1707,7 +1743,7 @@ def _placement_gain(cfg, state, seat, card, col, work):
     return current_score(cfg, work, seat) - current_score(cfg, state, seat)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _best_gain(cfg, state, seat, card, work):
     if CARD_ELEMENT[card] != UNIVERSAL:
         return _placement_gain(cfg, state, seat, card, -1, work)
@@ -1717,7 +1753,7 @@ def _best_gain(cfg, state, seat, card, work):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _removal_loss(cfg, state, card, work):
     owner = state[S_LOC + card] - LOC_LAYOUT
     copy(work, state)
@@ -1823,12 +1859,12 @@ def heuristic(cfg, state, player, rng):
 
 # --- encoders --------------------------------------------------------------------------------
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _relative(cfg, player, seat):
     return (seat - player + cfg[C_SEATS]) % cfg[C_SEATS]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_observation(cfg, state, player, out):
     fill(out, 0.0)
     seats = cfg[C_SEATS]
@@ -1896,7 +1932,7 @@ def encode_observation(cfg, state, player, out):
     out[cfg[OBS.turn]] = state[S_TURN]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def encode_information_state(cfg, state, player, out):
     encode_observation(cfg, state, player, out)
     seats = cfg[C_SEATS]
