@@ -13,13 +13,14 @@ from elements_ai.agents.search import RANDOM_ROLLOUT, RULES_ROLLOUT, TreeSearch,
 from elements_ai.cli import main
 from elements_ai.core.params import ParameterError
 from elements_ai.core.rng import seeds_from
+from elements_ai.core.vec import VecEnv
 from elements_ai.selfplay import checkpoint
 from elements_ai.selfplay.az import AlphaZeroTrainer, AZConfig
 from elements_ai.selfplay.batched import BatchedSearch
 from elements_ai.selfplay.bots import network_evaluator
 from elements_ai.selfplay.checkpoint import CheckpointError
 from elements_ai.selfplay.net import PolicyValueNet, masked_entropy, masked_probs
-from elements_ai.selfplay.players import NetPlayer, choose
+from elements_ai.selfplay.players import NetPlayer, choose, encode_rows, make_player
 from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer, evaluate
 
 SMALL = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
@@ -97,9 +98,11 @@ def test_training_writes_checkpoints_and_a_log(tmp_path):
     assert 0.0 <= row["score_rules"] <= 1.0 and row["env_steps"] == 512
 
 
-def test_same_seed_same_run_and_resume_continues_identically(tmp_path):
+@pytest.mark.parametrize("start", [{}, {"imitate": "rules", "imitation_steps": 256, "imitation_lr": 1e-3}],
+                         ids=["plain", "imitation"])
+def test_same_seed_same_run_and_resume_continues_identically(tmp_path, start):
     game = elements_ai.load_game(SMALL)
-    config = PPOConfig(**TINY, opponents=("rules",))
+    config = PPOConfig(**TINY, opponents=("rules",), **start)
 
     def weights(trainer):
         return torch.cat([p.detach().flatten() for p in trainer.net.parameters()])
@@ -122,6 +125,52 @@ def test_same_seed_same_run_and_resume_continues_identically(tmp_path):
     other = PPOTrainer(game, tmp_path / "d", config, seed=6, progress=False)
     other.train(16 * 8 * 4)
     assert not torch.equal(weights(straight), weights(other))
+
+
+def _teacher_games(game, teacher: str, num_envs: int, seed: int):
+    """Decisions of ``teacher`` playing itself to the end of each game: the mover's
+    information states, legal masks and actions, and the mover's final return."""
+    env = VecEnv(game.kernel, game.config, num_envs, seed=seed)
+    player = make_player(teacher, env, game, seed + 1)
+    infos, masks, actions, movers, rows = [], [], [], [], []
+    env.reset()
+    while not env.terminated.all():
+        live = np.flatnonzero(~env.terminated)
+        infos.append(encode_rows(env, live))
+        masks.append(env.legal_mask[live].copy())
+        movers.append(env.current_player[live].copy())
+        rows.append(live)
+        chosen = np.zeros(num_envs, np.int64)
+        chosen[live] = player.act(env, live)
+        actions.append(chosen[live])
+        env.step(chosen)
+    mover, row = np.concatenate(movers), np.concatenate(rows)
+    scale = max(abs(game.config.min_utility), abs(game.config.max_utility))
+    target = (env.returns[row, mover] / scale).astype(np.float32)
+    return (torch.from_numpy(np.concatenate(infos)), torch.from_numpy(np.concatenate(masks)),
+            torch.from_numpy(np.concatenate(actions)), torch.from_numpy(target))
+
+
+def test_imitation_teaches_the_policy_the_teachers_moves_and_the_value_head_its_returns(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    info, mask, action, target = _teacher_games(game, "rules", 400, seed=21)  # games the imitation never saw
+    config = PPOConfig(**{**TINY, "imitate": "rules", "imitation_steps": 8192, "imitation_epochs": 4})
+
+    def fit(trainer):
+        with torch.no_grad():
+            logits, value = trainer.net(info)
+        agree = float((masked_probs(logits, mask).argmax(1) == action).float().mean())
+        return agree, float(((value[:, 0] - target) ** 2).mean())
+
+    fresh = PPOTrainer(game, tmp_path / "fresh", config, seed=0, progress=False)
+    agree_before, value_before = fit(fresh)
+    trainer = PPOTrainer(game, tmp_path / "run", config, seed=0, progress=False)
+    trainer._imitate()
+    agree_after, value_after = fit(trainer)
+    assert agree_after > max(0.8, agree_before + 0.2), (agree_before, agree_after)
+    # Better than the best constant guess, not only than the random head it started with.
+    assert value_after < min(value_before, float(target.var())) * 0.85, (value_before, value_after, target.var())
+    assert trainer.optimizer.param_groups[0]["lr"] == config.lr
 
 
 @pytest.mark.slow

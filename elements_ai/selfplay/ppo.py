@@ -77,6 +77,8 @@ class PPOConfig:
     imitate: str = ""  # a bot spec whose moves the policy first learns to copy ("" : none)
     imitation_steps: int = 0  # env steps of its self-play games to copy (not counted in ``steps``)
     imitation_epochs: int = 4
+    imitation_batch: int = 256  # decisions per gradient step of the imitation
+    imitation_lr: float = 0.0  # the imitation's learning rate (0: ``lr``)
     eval_opponents: tuple[str, ...] = ("random", "rules")
     eval_games: int = 200
     eval_every: int = 10  # iterations between evaluations (0: never)
@@ -89,11 +91,14 @@ class PPOConfig:
         self.opponents = tuple(self.opponents)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in ("num_envs", "rollout_steps", "epochs", "minibatches", "league_size", "snapshot_every",
-                     "threads", "keep_checkpoints"):
+                     "threads", "keep_checkpoints", "imitation_batch"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"PPOConfig.{name} must be at least 1, got {getattr(self, name)!r}")
         if self.imitate and self.imitation_steps < 1:
             raise ValueError(f"PPOConfig.imitate={self.imitate!r} needs imitation_steps >= 1")
+        if self.lr <= 0 or self.imitation_lr < 0:
+            raise ValueError(f"PPOConfig.lr must be positive and imitation_lr not negative, got {self.lr!r}, "
+                             f"{self.imitation_lr!r}")
         for name in ("self_play", "fixed_share", "gae_lambda", "gamma"):
             if not 0.0 <= float(getattr(self, name)) <= 1.0:
                 raise ValueError(f"PPOConfig.{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -482,38 +487,69 @@ class PPOTrainer:
 
     def _imitate(self) -> dict[str, float]:
         """Behaviour cloning before self-play: the policy learns the moves of ``imitate``
-        in games it plays against itself (AlphaStar's supervised start, on a bot)."""
+        in games it plays against itself (AlphaStar's supervised start, on a bot), and the
+        value head learns those games' final returns, so that the first PPO advantages
+        measure the imitated policy rather than a random value head's noise."""
         cfg = self.config
-        env = VecEnv(self.game.kernel, self.game.config, cfg.num_envs, seed=self.seed + 3)
+        gc = self.game.config
+        players = gc.num_players
+        scale = max(abs(gc.min_utility), abs(gc.max_utility), 1e-9)
+        env = VecEnv(self.game.kernel, gc, cfg.num_envs, seed=self.seed + 3)
         teacher = make_player(cfg.imitate, env, self.game, self.seed + 4)
-        infos, masks, actions = [], [], []
+        infos, masks, actions, movers = [], [], [], []
         every = np.arange(cfg.num_envs)
-        for _ in range(max(1, cfg.imitation_steps // cfg.num_envs)):
+        steps = max(1, cfg.imitation_steps // cfg.num_envs)
+        # Monte Carlo targets: each decision gets the returns of the game it belongs to,
+        # per seat as the value head orders them (the mover first); a game still under
+        # way when the imitation stops teaches the policy only.
+        returns = np.full((steps, cfg.num_envs, players), np.nan, np.float32)
+        started = np.zeros(cfg.num_envs, np.int64)
+        for t in range(steps):
             infos.append(encode_rows(env, every))
             masks.append(env.legal_mask.copy())
+            movers.append(env.current_player.copy())
             actions.append(teacher.act(env, every))
             env.step(actions[-1])
+            for row in np.flatnonzero(env.terminated):
+                returns[started[row] : t + 1, row] = env.returns[row] / scale
+                started[row] = t + 1
             if env.terminated.any():
                 env.reset(env.terminated)
+        mover = np.concatenate(movers)
+        seat = (mover[:, None] + np.arange(players)[None, :]) % players
+        target = np.take_along_axis(returns.reshape(-1, players), seat, axis=1)
         info, mask = torch.from_numpy(np.concatenate(infos)), torch.from_numpy(np.concatenate(masks))
         action = torch.from_numpy(np.concatenate(actions))
+        known = torch.from_numpy(~np.isnan(target[:, 0]))
+        target = torch.from_numpy(np.nan_to_num(target))
         n = len(action)
-        size = max(1, n // (4 * cfg.minibatches))
-        losses = []
+        size = cfg.imitation_batch
+        losses, value_losses = [], []
+        # Cloning a fixed target takes a larger step than PPO's updates, which must
+        # stay near the data's policy; the run's own rate is set back afterwards.
+        for group in self.optimizer.param_groups:
+            group["lr"] = cfg.imitation_lr or cfg.lr
         self.net.train()
         for _ in range(cfg.imitation_epochs):
             order = torch.randperm(n, generator=self.generator)
             for start in range(0, n, size):
                 idx = order[start : start + size]
-                logits, _ = self.net(info[idx])
+                logits, value = self.net(info[idx])
                 loss = -masked_log_probs(logits, mask[idx]).gather(1, action[idx, None]).mean()
+                weight = known[idx].float()
+                error = ((value - target[idx]) ** 2).mean(1)
+                value_loss = 0.5 * (error * weight).sum() / weight.sum().clamp(min=1.0)
                 self.optimizer.zero_grad()
-                loss.backward()
+                (loss + cfg.value_coef * value_loss).backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
                 self.optimizer.step()
                 losses.append(float(loss.detach()))
+                value_losses.append(float(value_loss.detach()))
+        for group in self.optimizer.param_groups:
+            group["lr"] = cfg.lr
         self.actors.call("snapshot_with", self.net.state_dict(), 0)
-        row = {"iteration": 0, "env_steps": 0, "imitation_steps": n, "imitation_loss": float(np.mean(losses[-10:]))}
+        row = {"iteration": 0, "env_steps": 0, "imitation_steps": n, "imitation_loss": float(np.mean(losses[-10:])),
+               "imitation_value_loss": float(np.mean(value_losses[-10:]))}
         if cfg.eval_every:
             row.update(self.evaluate())
         return row
