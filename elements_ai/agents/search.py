@@ -65,7 +65,7 @@ from ..core.arrays import copy, fill
 from ..core.generic import GenericFunction, functions, generic, hooks, rules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.playouts import play_out
-from ..core.rng import seeds_from, uniform
+from ..core.rng import sample_index, seeds_from, uniform
 
 # Integer columns of a node (``ti`` array, int32).
 T_FIRST, T_SIBLING, T_KEY, T_VISITS, T_AVAIL, T_NLEGAL, T_NCHILD = range(7)
@@ -300,13 +300,14 @@ def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
                 rules.returns(cfg, work, ret)
                 break
             if to_move == CHANCE:
-                outcome = rules.sample_outcome(cfg, work, probs, uniform(rng, 0))
+                # The probabilities, not just a draw: a new child keeps its own.
+                rules.chance_outcomes(cfg, work, probs)
+                outcome = sample_index(probs, probs.shape[0], uniform(rng, 0))
                 key = num_actions + outcome
                 child = ti[node, T_FIRST]
                 while child >= 0 and ti[child, T_KEY] != key:
                     child = ti[child, T_SIBLING]
                 if child < 0:
-                    rules.chance_outcomes(cfg, work, probs)  # the new child's prior
                     child = _add_child(ti, tf, meta, node, key, probs[outcome])
                     if child < 0:  # tree full: evaluate here
                         leaf = True

@@ -45,7 +45,7 @@ from ..agents.search import (
 from ..core.arrays import copy
 from ..core.generic import generic, rules
 from ..core.kernel import CHANCE, TERMINAL
-from ..core.rng import seeds_from, uniform
+from ..core.rng import sample_index, seeds_from, uniform
 
 NEEDS_VALUE = 0  # a new decision node: the network gives its prior and value
 TERMINAL_LEAF = 1  # the game ended on the way: the returns are known
@@ -74,13 +74,13 @@ def descend(cfg, roots, active, ti, tf, meta, c, lo, scale, work, path, depth, s
                 status[g] = TERMINAL_LEAF
                 break
             if to_move == CHANCE:
-                outcome = rules.sample_outcome(cfg, work[g], probs[g], uniform(rng, g))
+                rules.chance_outcomes(cfg, work[g], probs[g])
+                outcome = sample_index(probs[g], probs.shape[1], uniform(rng, g))
                 key = num_actions + outcome
                 child = ti[g, node, T_FIRST]
                 while child >= 0 and ti[g, child, T_KEY] != key:
                     child = ti[g, child, T_SIBLING]
                 if child < 0:
-                    rules.chance_outcomes(cfg, work[g], probs[g])  # the new child's prior
                     child = _add_child(ti[g], tf[g], meta[g], node, key, probs[g, outcome])
                     if child < 0:
                         status[g] = FULL
