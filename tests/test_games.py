@@ -12,7 +12,7 @@ from numba.core.registry import CPUDispatcher
 
 import elements_ai
 from elements_ai.core import generic, rules
-from elements_ai.testing import check_conformance, check_faces_agree, random_states
+from elements_ai.testing import check_conformance, check_faces_agree, random_action, random_states
 
 CASES = [
     pytest.param(name, variant, id=f"{name}-{variant}")
@@ -176,8 +176,7 @@ def test_chance_outcomes_are_sampled_with_their_probabilities(name, variant):
             if state.is_chance_node():
                 assert check(game.config.cfg, state._data, probs, scratch, counts, 997), (name, str(state))
                 checked += 1
-            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-            state.apply_action(int(rng.choice(actions)))
+            state.apply_action(random_action(state, rng))
     assert checked >= 300
 
 
