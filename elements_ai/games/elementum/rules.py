@@ -1405,17 +1405,23 @@ def chance_outcomes(cfg, state, probs):
         for i in range(probs.shape[0]):
             probs[i] = p if i < NUM_ELEMENTS and state[S_COLUMN_OF + i] < 0 else 0.0
     else:
-        # A card draw: uniform over the deck (the imitation's pick: over its hand).
-        loc = LOC_DECK
-        count = state[S_DECK_LEFT]
-        if step == STEP_PICK or step == STEP_V_PICK:
-            loc = LOC_HAND + state[S_HAND_OF + IMITATION]
-            count = state[S_HAND_SIZE + state[S_HAND_OF + IMITATION]]
+        loc, count = _card_draw(state)
         if player != CHANCE:
             loc = -1  # no outcome at all
         p = 1.0 / max(count, 1)
         for i in range(probs.shape[0]):
             probs[i] = p if i < NUM_CARDS and state[S_LOC + i] == loc else 0.0
+
+
+@nb.njit(cache=True, inline="always")
+def _card_draw(state):
+    """Where a card draw takes its card from, and how many lie there: uniform over the
+    deck (the imitation's pick: over its hand)."""
+    step = state[S_STEP]
+    if step == STEP_PICK or step == STEP_V_PICK:
+        hand = state[S_HAND_OF + IMITATION]
+        return LOC_HAND + hand, state[S_HAND_SIZE + hand]
+    return LOC_DECK, state[S_DECK_LEFT]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -1429,11 +1435,7 @@ def sample_chance(cfg, state, u):
                     return element
                 k -= 1
         return -1
-    loc = LOC_DECK
-    count = state[S_DECK_LEFT]
-    if state[S_STEP] == STEP_PICK or state[S_STEP] == STEP_V_PICK:
-        loc = LOC_HAND + state[S_HAND_OF + IMITATION]
-        count = state[S_HAND_SIZE + state[S_HAND_OF + IMITATION]]
+    loc, count = _card_draw(state)
     return _nth_at(state, loc, -1, count, int(u * count))
 
 
