@@ -36,7 +36,7 @@ from ..core.vec import VecEnv, batch_encode_information_state
 from . import checkpoint
 from .batched import BatchedSearch
 from .bots import network_evaluator
-from .net import PolicyValueNet, masked_entropy, masked_log_probs
+from .net import PolicyValueNet, masked_entropy, masked_log_probs, value_bound
 from .ppo import evaluate, write_log
 
 
@@ -106,7 +106,7 @@ class AlphaZeroTrainer:
         torch.manual_seed(self.seed)
         gc = self.game.config
         self.num_players, self.num_actions = gc.num_players, gc.num_actions
-        self.bound = max(abs(gc.min_utility), abs(gc.max_utility), 1e-9)
+        self.bound = value_bound(gc)
         self.env = VecEnv(self.game.kernel, gc, config.num_games, seed=self.seed)
         self.net = PolicyValueNet(gc.info_size, gc.num_actions, gc.num_players, config.hidden)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, weight_decay=config.weight_decay)

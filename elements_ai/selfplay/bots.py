@@ -33,7 +33,7 @@ from ..core.rng import uniform
 from ..core.vec import batch_encode_information_state
 from . import checkpoint
 from .batched import BatchedSearch
-from .net import PolicyValueNet, masked_probs
+from .net import PolicyValueNet, masked_probs, value_bound
 
 
 def network_from(payload: dict, game) -> PolicyValueNet:
@@ -82,7 +82,7 @@ def network_evaluator(net: PolicyValueNet, game):
     """A ``BatchedSearch`` evaluator: the net's masked prior and its returns for every player."""
     config = game.config
     players_count = config.num_players
-    bound = max(abs(config.min_utility), abs(config.max_utility), 1e-9)
+    bound = value_bound(config)
     encode = batch_encode_information_state[game.kernel]
 
     def evaluate(states, players, masks):

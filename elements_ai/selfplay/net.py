@@ -21,6 +21,11 @@ import torch
 from torch import nn
 
 
+def value_bound(config) -> float:
+    """The utility bound the value head's outputs are divided by (a game ``Config``)."""
+    return max(abs(config.min_utility), abs(config.max_utility), 1e-9)
+
+
 class PolicyValueNet(nn.Module):
     """A multilayer perceptron with a policy head and a per-player value head."""
 

@@ -47,7 +47,7 @@ from ..core.vec import VecEnv
 from ..tables import write_csv
 from . import checkpoint
 from .match import mean_score, play, rotation, seat_scores
-from .net import PolicyValueNet, masked_entropy, masked_log_probs
+from .net import PolicyValueNet, masked_entropy, masked_log_probs, value_bound
 from .players import NetPlayer, Player, choose, encode_rows, make_player
 
 LEARNER = -1
@@ -143,7 +143,7 @@ class Collector:
         self.seed = int(seed)
         self.num_envs = int(num_envs)
         self.num_players = gc.num_players
-        self.scale = max(abs(gc.min_utility), abs(gc.max_utility), 1e-9)
+        self.scale = value_bound(gc)
         self.env = VecEnv(self.game.kernel, gc, self.num_envs, seed=self.seed)
         self.net = PolicyValueNet(gc.info_size, gc.num_actions, gc.num_players, cfg.hidden)
         self.net.eval()
@@ -493,7 +493,7 @@ class PPOTrainer:
         cfg = self.config
         gc = self.game.config
         players = gc.num_players
-        scale = max(abs(gc.min_utility), abs(gc.max_utility), 1e-9)
+        scale = value_bound(gc)
         env = VecEnv(self.game.kernel, gc, cfg.num_envs, seed=self.seed + 3)
         teacher = make_player(cfg.imitate, env, self.game, self.seed + 4)
         infos, masks, actions, movers = [], [], [], []
