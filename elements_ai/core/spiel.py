@@ -179,7 +179,16 @@ class KernelState(pyspiel.State):
         self._player = int(game.kernel.current_player(game.cfg, data))
 
     def __reduce__(self):
-        return (_replay, (str(self._kgame), self.history()))
+        # The state array is the truth, not the history: a state built from an array
+        # (``resample_from_infostate``, ``state_from_array``) records no history, so
+        # replaying it would silently give the initial state. OpenSpiel's serialization
+        # carries the array together with whatever history the state does record.
+        return (_deserialize, (str(self._kgame), self.serialize()))
+
+    def __deepcopy__(self, memo) -> KernelState:
+        # clone copies the array and history directly; the default would go through
+        # __reduce__ and a serialized string.
+        return self.clone()
 
     @property
     def array(self) -> np.ndarray:
@@ -243,8 +252,12 @@ class KernelState(pyspiel.State):
 
         Uses the kernel's ``resample``; ``probability_sampler()`` returns floats in
         [0, 1) (OpenSpiel's convention) and seeds the draw. The returned state has no
-        recorded history (only its state array is meaningful).
+        recorded history and move number 0: only its state array is meaningful (and
+        pickle, clone and serialization carry it).
         """
+        # The kernel redraws the hidden parts of the array, not the actions that led
+        # there. This state's history would replay to the true world, revealing what
+        # ``player_id`` cannot see, so the sampled world records none.
         game = self._kgame
         if game.kernel.resample is None:
             raise NotImplementedError(f"{game.kernel.short_name}: the kernel provides no resample")
@@ -270,12 +283,9 @@ class KernelState(pyspiel.State):
         return self._kgame.kernel.state_to_string(self._kgame.cfg, self._data)
 
 
-def _replay(game_string: str, history: list[int]) -> KernelState:
-    """The state reached by ``history`` in the game ``game_string`` (used by pickle)."""
-    state = pyspiel.load_game(game_string).new_initial_state()
-    for action in history:
-        state.apply_action(action)
-    return state
+def _deserialize(game_string: str, data: str) -> KernelState:
+    """The state ``data`` (from ``state.serialize()``) of the game ``game_string`` (used by pickle)."""
+    return pyspiel.load_game(game_string).deserialize_state(data)
 
 
 class KernelObserver:
