@@ -17,7 +17,8 @@ EXAMPLES = """examples:
   elements-ai games                                   the games, their parameters and allowed values
   elements-ai demo elements                           a game between two random players
   elements-ai demo elements --seed 3 -p single_round=true
-  elements-ai agents                                  the agents and their parameters
+  elements-ai agents                                  the agents, their parameters and the shipped ones
+  elements-ai zoo list                                the shipped agents' recipes
 """
 
 # Modules that add commands of their own: each defines ``register(commands)``, which
@@ -27,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "elements_ai.eval.commands",
     "elements_ai.solvers.commands",
     "elements_ai.selfplay.commands",
+    "elements_ai.zoo.commands",
 )
 
 
@@ -78,9 +80,14 @@ def list_games(out: TextIO | None = None) -> None:
 
 
 def list_agents(out: TextIO | None = None) -> None:
+    """The bot specs with their parameters, then the trained agents that ship with the library."""
+    from . import zoo
     from .agents import describe_bots
 
-    print(describe_bots(), file=out or sys.stdout)
+    out = out or sys.stdout
+    print(describe_bots(), file=out)
+    print("\nShipped agents (ppo, az and cfr without ckpt=/policy= play these; elements-ai zoo list):", file=out)
+    print(zoo.describe(), file=out)
 
 
 def _run_games(args) -> int:

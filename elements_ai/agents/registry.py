@@ -27,7 +27,7 @@ import dataclasses
 import importlib
 from typing import Any
 
-from ..core.params import Check, Param, ParameterError, at_least, int_range, one_of, parse_pairs, resolve
+from ..core.params import Param, ParameterError, at_least, int_range, one_of, parse_pairs, resolve
 from .bots import KernelBot
 
 
@@ -66,10 +66,7 @@ _SELECT = {
 }
 
 _CKPT = {
-    "ckpt": Param(
-        "", "a checkpoint file, or a training folder (its latest checkpoint)",
-        Check(lambda value: bool(value.strip()), "a path (ckpt=PATH is required)"),
-    ),
+    "ckpt": Param("", "a network file (.npz), a checkpoint or a training folder (none: the shipped network)"),
 }
 
 BOTS: dict[str, BotSpec] = {
@@ -103,25 +100,26 @@ BOTS: dict[str, BotSpec] = {
         BotSpec(
             "cfr",
             "elements_ai.solvers.agents:PolicyBot",
-            "plays a policy solved by tabular CFR (a file written by elements-ai solve)",
-            {"policy": Param("", "the policy file (.npz) written by elements-ai solve")},
+            "plays a policy solved by tabular CFR (a file written by elements-ai solve; none: the shipped policy)",
+            {"policy": Param("", "the policy file (.npz) written by elements-ai solve (none: the shipped one)")},
         ),
         BotSpec(
             "mccfr",
-            "elements_ai.solvers.agents:PolicyBot",
+            "elements_ai.solvers.agents:MCCFRPolicyBot",
             "plays an MCCFR policy (elements-ai solve --algorithm es-mccfr); unsampled information sets uniformly",
             {"policy": Param("", "the policy or checkpoint file (.npz) written by elements-ai solve")},
         ),
         BotSpec(
             "ppo",
-            "elements_ai.selfplay.bots:PPOBot",
-            "a policy network trained by self-play PPO (elements-ai train --algorithm ppo; needs torch)",
-            {**_CKPT, "greedy": Param(False, "play the most likely action instead of sampling the policy")},
+            "elements_ai.agents.netbots:PPOBot",
+            "a policy network trained by self-play PPO (the shipped one, or elements-ai train's)",
+            {**_CKPT, "greedy": Param(False, "play the most likely action instead of sampling the policy "
+                                             "(the shipped networks: as they were evaluated)")},
         ),
         BotSpec(
             "az",
-            "elements_ai.selfplay.bots:AZBot",
-            "PUCT search guided by a network trained AlphaZero-style (perfect information; needs torch)",
+            "elements_ai.agents.netbots:AZBot",
+            "PUCT search guided by a network trained AlphaZero-style (perfect information; shipped or your own)",
             {
                 **_CKPT,
                 "sims": Param(100, "simulations per move", int_range(1)),

@@ -9,17 +9,25 @@ import time
 
 from ..core.params import ParameterError
 
-# The tournament run by ``elements-ai tournament`` with no arguments: about two
-# minutes on two cores, enough games that the intervals separate search, the
-# rule-based bot and random play on the full game of Elements.
-DEFAULT_GAME = "elements"
-DEFAULT_AGENTS = ("random", "rules", "mcts:sims=1000", "ismcts:sims=1000")
+# The tournaments run with no --game and --agents: the three families (search, a
+# shipped self-play network, a shipped CFR policy) beside the rule-based bot and
+# random play. ``default`` is the full game of Elements, where no exact solution is
+# within reach; ``small`` is a variant that CFR solves exactly.
+SMALL_GAME = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
+PRESETS = {
+    "default": ("elements", ("random", "rules", "ppo", "mcts:sims=1000", "ismcts:sims=1000")),
+    "small": (SMALL_GAME, ("random", "rules", "cfr", "ppo", "ismcts:sims=1000")),
+}
+DEFAULT_GAME, DEFAULT_AGENTS = PRESETS["default"]
 DEFAULT_GAMES = 200
 DEFAULT_SEED = 0
 
 EXAMPLES = f"""examples:
   elements-ai tournament
       the default: {' '.join(DEFAULT_AGENTS)} on {DEFAULT_GAME}, {DEFAULT_GAMES} games a pair
+  elements-ai tournament --preset small
+      the shipped CFR policy against the other families where it is exact: {' '.join(PRESETS["small"][1])}
+  elements-ai tournament --game elemental_duel --agents ppo rules random
   elements-ai tournament --game "elements(single_round=true)" --agents random rules "mcts:sims=500,c=1.4" --games 100
   elements-ai tournament --agents "ismcts:sims=2000" "mcts:sims=2000" --games 1000 --sprt 0 50
   elements-ai tournament --gauntlet --agents "mcts:sims=1000" random rules --out results/gauntlet
@@ -42,9 +50,11 @@ def register(commands) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", default=DEFAULT_GAME, help=f"a game or game string (default {DEFAULT_GAME})")
+    parser.add_argument("--preset", choices=tuple(PRESETS), default="default",
+                        help="the game and agents when --game / --agents are not given (default: default)")
+    parser.add_argument("--game", default=None, help=f"a game or game string (default {DEFAULT_GAME})")
     parser.add_argument(
-        "--agents", nargs="+", default=list(DEFAULT_AGENTS), metavar="SPEC",
+        "--agents", nargs="+", default=None, metavar="SPEC",
         help="bot specs as make_bot takes them, e.g. random rules \"mcts:sims=500,c=1.4\" (see elements-ai agents)",
     )
     parser.add_argument(
@@ -89,6 +99,9 @@ def run(args) -> int:
         sprt = SPRT(args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta) if args.sprt else None
     except ValueError as error:
         raise ParameterError(str(error)) from None
+    preset_game, preset_agents = PRESETS[args.preset]
+    args.game = preset_game if args.game is None else args.game
+    args.agents = list(preset_agents) if args.agents is None else args.agents
     mode = "gauntlet" if args.gauntlet else "round-robin"
     config = make_config(args.game, args.agents, args.games, args.seed, mode, sprt)
     out = args.out if args.out is not None else default_folder(config)

@@ -1,4 +1,6 @@
-"""Trained networks as bots: ``ppo:ckpt=PATH`` and ``az:ckpt=PATH,sims=N``.
+"""Self-play checkpoints read with torch: the networks that ``ppo:ckpt=PATH`` and
+``az:ckpt=PATH`` play (``agents.netbots``, in numpy), and the torch evaluator that
+AlphaZero-style training searches with.
 
 ``PATH`` is a checkpoint file or a training folder (its latest checkpoint). The
 checkpoint must have been trained for exactly this game (the same parameters); any
@@ -28,12 +30,12 @@ import os
 import numpy as np
 import torch
 
-from ..agents.bots import KernelBot
-from ..core.rng import uniform
+from ..agents.netbots import AZBot, PPOBot
 from ..core.vec import batch_encode_information_state
 from . import checkpoint
-from .batched import BatchedSearch
 from .net import PolicyValueNet, masked_probs, value_bound
+
+__all__ = ["AZBot", "NetworkPolicy", "PPOBot", "load_network", "network_evaluator", "network_from"]
 
 
 def network_from(payload: dict, game) -> PolicyValueNet:
@@ -98,71 +100,6 @@ def network_evaluator(net: PolicyValueNet, game):
         return priors, returns
 
     return evaluate
-
-
-class PPOBot(KernelBot):
-    """A trained policy network: samples its masked policy (``greedy=True``: its most likely action).
-
-    It reads the information-state tensor of its player only.
-    """
-
-    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", greedy: bool = False):
-        super().__init__(game, player, seed)
-        self.net, payload = load_network(ckpt, game)
-        self.checkpoint = payload["path"]
-        self.greedy = bool(greedy)
-        # One state's forward pass gains nothing from threads, and a tournament runs a
-        # process per core: more threads would only contend.
-        torch.set_num_threads(1)
-
-    def probabilities(self, state) -> np.ndarray:
-        info = torch.tensor(state.information_state_tensor(self.player), dtype=torch.float32)[None]
-        mask = np.zeros(self.game.num_distinct_actions(), np.bool_)
-        mask[state.legal_actions()] = True
-        with torch.no_grad():
-            logits, _ = self.net(info)
-            # In float64, so that the policy sums to 1 as exactly as a solver's does.
-            probs = masked_probs(logits.double(), torch.from_numpy(mask)[None])[0].numpy()
-        return probs
-
-    def _policy_and_action(self, state):
-        legal = state.legal_actions()
-        probs = self.probabilities(state)
-        policy = [(a, float(probs[a])) for a in legal]
-        if self.greedy:
-            action = legal[int(np.argmax(probs[legal]))]
-        else:
-            cumulative = np.cumsum(probs[legal])
-            u = uniform(self._rng, 0) * cumulative[-1]
-            action = legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
-        return policy, action
-
-
-class AZBot(KernelBot):
-    """PUCT search guided by a trained network (AlphaZero-style); plays the most visited action.
-
-    For perfect-information games: the search reads the true state.
-    """
-
-    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", sims: int = 100, c: float = 1.5):
-        super().__init__(game, player, seed)
-        if not game.config.perfect_information:
-            raise ValueError(f"az: {game} has hidden information; AlphaZero-style search needs perfect information")
-        self.net, payload = load_network(ckpt, game)
-        self.checkpoint = payload["path"]
-        self.sims = int(sims)
-        self.search = BatchedSearch(game, 1, max_sims=self.sims, c=c, seed=seed)
-        self._evaluate = network_evaluator(self.net, game)
-
-    def _policy_and_action(self, state):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return [(legal[0], 1.0)], legal[0]
-        counts = self.search.run(state.array[None], self.sims, self._evaluate)[0]
-        visits = counts[legal]
-        action = legal[int(np.argmax(visits))]
-        total = visits.sum()
-        return [(a, float(n) / total) for a, n in zip(legal, visits)], action
 
 
 class NetworkPolicy:

@@ -13,12 +13,15 @@ import sys
 from ..core.params import ParameterError, convert, parse_pairs
 
 EXAMPLES = """examples:
+  elements-ai train elemental_duel --out runs/duel         the shipped agent's recipe (zoo/recipes.toml)
   elements-ai train elements --algorithm ppo --steps 400000 --out runs/elements
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --steps 50000 --out runs/small
   elements-ai train elementos --steps 1000000 --out runs/elementos --set opponents=rules --set hidden=128_128
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 50000 --out runs/az
   elements-ai train elements --steps 400000 --out runs/ray --backend ray --actors 4
 
+A game with a shipped agent trains by its recipe (steps, seed, hyperparameters), unless
+--steps, --seed or --set say otherwise; other games start from the trainer's defaults.
 Running it again with the same --out resumes the run from its latest checkpoint.
 The result plays as a bot: ppo:ckpt=runs/elements (az:ckpt=runs/az,sims=100).
 """
@@ -34,10 +37,10 @@ def register(commands) -> None:
     )
     parser.add_argument("game", help='a game name or game string, e.g. "elements(single_round=true)"')
     parser.add_argument("--algorithm", choices=("ppo", "az"), default="ppo", help="default: ppo")
-    parser.add_argument("--steps", type=int, required=True,
-                        help="environment steps in all (a resumed run counts its own)")
+    parser.add_argument("--steps", type=int,
+                        help="environment steps in all (a resumed run counts its own; default: the recipe's)")
     parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
-    parser.add_argument("--seed", type=int, default=0, help="default 0")
+    parser.add_argument("--seed", type=int, help="default: the recipe's, else 0")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="where self-play runs: this process, or Ray actors (ppo only)")
     parser.add_argument("--actors", type=int, default=2, help="Ray actors for --backend ray (default 2)")
@@ -79,27 +82,36 @@ def run_train(args) -> int:
         print("elements-ai train needs PyTorch: pip install torch (a CPU build) or 'elements-ai[selfplay]'",
               file=sys.stderr)
         return 2
-    from .. import load_game
+    from .. import load_game, zoo
     from .az import AlphaZeroTrainer, AZConfig
     from .ppo import PPOConfig, PPOTrainer
 
-    if args.steps < 1:
-        raise ParameterError(f"--steps must be a positive integer, got {args.steps}")
     game = load_game(args.game)
+    recipe = zoo.find(args.algorithm, game)
+    steps = args.steps if args.steps is not None else recipe.steps if recipe else None
+    if steps is None:
+        raise ParameterError(f"--steps is required: {game} has no {args.algorithm} recipe "
+                             f"(elements-ai zoo list shows the recipes)")
+    if steps < 1:
+        raise ParameterError(f"--steps must be a positive integer, got {steps}")
+    seed = args.seed if args.seed is not None else recipe.seed if recipe else 0
+    defaults = dict(recipe.config) if recipe else {}
+    if recipe:
+        print(f"{args.algorithm} {game}: recipe {recipe.name}", file=sys.stderr)
     try:
         if args.algorithm == "ppo":
-            config = PPOConfig(**hyperparameters(PPOConfig, args.set))
+            config = PPOConfig(**{**defaults, **hyperparameters(PPOConfig, args.set)})
             actors = args.actors if args.backend == "ray" else 1
-            trainer = PPOTrainer(game, args.out, config, seed=args.seed, progress=not args.quiet,
+            trainer = PPOTrainer(game, args.out, config, seed=seed, progress=not args.quiet,
                                  backend=args.backend, actors=actors)
             with trainer:
-                row = trainer.train(args.steps)
+                row = trainer.train(steps)
         else:
             if args.backend != "local":
                 raise ParameterError("--backend ray runs PPO actors; az runs locally")
-            config = AZConfig(**hyperparameters(AZConfig, args.set))
-            trainer = AlphaZeroTrainer(game, args.out, config, seed=args.seed, progress=not args.quiet)
-            row = trainer.train(args.steps)
+            config = AZConfig(**{**defaults, **hyperparameters(AZConfig, args.set)})
+            trainer = AlphaZeroTrainer(game, args.out, config, seed=seed, progress=not args.quiet)
+            row = trainer.train(steps)
     except ValueError as error:  # bad hyperparameters, a mismatched checkpoint folder, ...
         raise ParameterError(str(error)) from None
     scores = ", ".join(f"{k[6:]} {v:.3f}" for k, v in row.items() if k.startswith("score_") and k.count("_") == 1)

@@ -20,10 +20,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from ..agents.network import Network, value_bound
 
-def value_bound(config) -> float:
-    """The utility bound the value head's outputs are divided by (a game ``Config``)."""
-    return max(abs(config.min_utility), abs(config.max_utility), 1e-9)
+__all__ = ["PolicyValueNet", "masked_entropy", "masked_log_probs", "masked_logits", "masked_probs", "value_bound"]
 
 
 class PolicyValueNet(nn.Module):
@@ -54,6 +53,23 @@ class PolicyValueNet(nn.Module):
         """``(logits (B, A), values (B, players))`` for information-state tensors (B, F)."""
         features = self.trunk(info)
         return self.policy(features), self.value(features)
+
+    def to_network(self, meta: dict | None = None) -> Network:
+        """These weights as a numpy ``Network`` (what the ``ppo`` and ``az`` bots play)."""
+        return Network.from_state_dict(self.state_dict(), meta)
+
+    @classmethod
+    def from_network(cls, network: Network) -> PolicyValueNet:
+        """A torch copy of a numpy ``Network`` (to play it in batches during training)."""
+        net = cls(network.info_size, network.num_actions, network.num_players, network.hidden)
+        state = {f"trunk.{2 * k}.{part}": torch.from_numpy(array.T.copy() if part == "weight" else array.copy())
+                 for k, layer in enumerate(network.layers) for part, array in zip(("weight", "bias"), layer)}
+        for head in ("policy", "value"):
+            weight, bias = getattr(network, head)
+            state[f"{head}.weight"], state[f"{head}.bias"] = torch.from_numpy(weight.T.copy()), torch.from_numpy(bias)
+        net.load_state_dict(state)
+        net.eval()
+        return net
 
     def architecture(self) -> dict:
         """What rebuilds this network (stored in checkpoints)."""

@@ -169,10 +169,11 @@ def make_player(spec: str, env, game, seed: int) -> Player:
     if spec == "rules":
         return RulesPlayer(env, seed)
     if spec.strip().startswith("ppo"):
+        from ..agents.netbots import load_network
         from ..agents.registry import parse_spec
-        from .bots import load_network
 
         _, params = parse_spec(spec)
-        net, _ = load_network(params.get("ckpt", ""), game)
-        return NetPlayer(net, seed=seed, greedy=params.get("greedy", False), name=spec)
+        network, play = load_network(params.get("ckpt", ""), game)
+        greedy = params.get("greedy", play.get("greedy", False))
+        return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=greedy, name=spec)
     return BotPlayer(spec, game, seed)

@@ -34,7 +34,7 @@ from ..core.rng import uniform
 from .policy import PolicyMismatch, PolicyTable, load_policy
 from .tree import Tree
 
-__all__ = ["EXACT_BOTS", "PolicyBot", "bot_policy"]
+__all__ = ["EXACT_BOTS", "MCCFRPolicyBot", "PolicyBot", "bot_policy"]
 
 # Bots whose ``get_policy`` is exactly the distribution they draw their moves from.
 EXACT_BOTS = ("random", "cfr", "mccfr")
@@ -57,11 +57,17 @@ class PolicyBot(SeatBot):
             self.table = policy
         else:
             if not policy:
-                raise ParameterError("a policy bot needs policy=FILE (a file written by elements-ai solve)")
+                if self.shipped_kind is None:
+                    raise ParameterError("a policy bot needs policy=FILE (a file written by elements-ai solve)")
+                from .. import zoo
+
+                policy = str(zoo.shipped_file(self.shipped_kind, game)[0])
             if not os.path.exists(policy):
                 raise ParameterError(f"policy file {policy!r} does not exist")
             self.table = load_policy(policy, game)
         self.unseen = 0
+
+    shipped_kind: str | None = "cfr"  # played without policy=: the policy shipped for the game
 
     def _policy(self, state) -> tuple[list[int], np.ndarray]:
         self._check_state(state)
@@ -83,6 +89,12 @@ class PolicyBot(SeatBot):
         u = uniform(self._rng, 0) * probs.sum()
         index = min(int(np.searchsorted(np.cumsum(probs), u, side="right")), len(actions) - 1)
         return list(zip(actions, probs.tolist())), int(actions[index])
+
+
+class MCCFRPolicyBot(PolicyBot):
+    """``PolicyBot`` for MCCFR policies: nothing is shipped, so ``policy=`` is required."""
+
+    shipped_kind = None
 
 
 def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress: bool = False) -> np.ndarray:

@@ -1,0 +1,151 @@
+"""Trained networks as bots, played in numpy: ``ppo`` and ``az``.
+
+``ppo`` (a policy network) and ``az`` (PUCT search guided by a network) take
+``ckpt=``: a network file (``.npz``, what ``elements-ai zoo train`` ships), a
+self-play checkpoint or a training folder (these need torch to read). Without
+``ckpt=`` they play the network shipped for the game (``elements-ai agents`` lists
+them); a game with none shipped is an error that names those that have one.
+
+>>> import elements_ai
+>>> from elements_ai.agents import make_bot
+>>> game = elements_ai.load_game("elemental_duel")
+>>> bot = make_bot("ppo", game, player=0, seed=1)
+>>> bot.checkpoint.endswith("ppo-elemental_duel.npz"), bot.greedy
+(True, True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..core.rng import uniform
+from ..core.vec import batch_encode_information_state
+from .bots import KernelBot
+from .network import Network, NetworkError, masked_softmax
+
+
+def load_network(ckpt: str, game, kind: str = "ppo") -> tuple[Network, dict]:
+    """The network for ``game`` from ``ckpt`` (``""``: the shipped one) and the bot parameters it ships with."""
+    if not ckpt:
+        from .. import zoo
+
+        path, recipe = zoo.shipped_file(kind, game)
+        net, play = _cached(str(path)), dict(recipe.play)
+    elif Path(ckpt).is_file() and Path(ckpt).suffix == ".npz":
+        net, play = _cached(str(Path(ckpt).resolve())), {}
+    else:
+        net, play = _from_checkpoint(ckpt, game), {}
+    net.check_game(game)
+    return net, play
+
+
+_NETWORKS: dict[tuple[str, int, int], Network] = {}
+
+
+def _cached(path: str) -> Network:
+    # A tournament makes many bots of one file: read it once per version of the file.
+    stat = Path(path).stat()
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    if key not in _NETWORKS:
+        _NETWORKS[key] = Network.load(path)
+    return _NETWORKS[key]
+
+
+def _from_checkpoint(ckpt: str, game) -> Network:
+    try:
+        from ..selfplay.bots import load_network as load_torch
+    except ImportError:
+        raise NetworkError(f"{ckpt} is a torch checkpoint, which needs PyTorch to read: pip install torch "
+                           f"(a CPU build), or give the network file (.npz) that `elements-ai zoo export` "
+                           f"writes") from None
+    net, payload = load_torch(ckpt, game)
+    return Network.from_state_dict(net.state_dict(), {"game": payload["game"], "path": payload["path"]})
+
+
+def network_evaluator(net: Network, game):
+    """A ``BatchedSearch`` evaluator: the network's masked prior and its returns for every player."""
+    from .network import value_bound
+
+    config = game.config
+    players_count = config.num_players
+    bound = value_bound(config)
+    encode = batch_encode_information_state[game.kernel]
+
+    def evaluate(states, players, masks):
+        info = np.empty((len(states), config.info_size), np.float32)
+        encode(config.cfg, np.ascontiguousarray(states), np.ascontiguousarray(players, np.int64), info)
+        logits, values = net.forward(info)
+        priors = masked_softmax(logits, np.ascontiguousarray(masks))
+        relative = np.clip(values.astype(np.float64) * bound, config.min_utility, config.max_utility)
+        returns = np.empty_like(relative)
+        rows = np.arange(len(states))
+        for k in range(players_count):
+            returns[rows, (players + k) % players_count] = relative[:, k]
+        return priors, returns
+
+    return evaluate
+
+
+class PPOBot(KernelBot):
+    """A trained policy network: samples its masked policy (``greedy=True``: its most likely action).
+
+    It reads the information-state tensor of its player only. ``greedy`` defaults to
+    what the shipped network was evaluated with, and to ``False`` for a user's own.
+    """
+
+    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", greedy: bool | None = None):
+        super().__init__(game, player, seed)
+        self.net, play = load_network(ckpt, game, "ppo")
+        self.checkpoint = self.net.meta.get("path", "")
+        self.greedy = bool(play.get("greedy", False) if greedy is None else greedy)
+
+    def probabilities(self, state) -> np.ndarray:
+        info = np.asarray(state.information_state_tensor(self.player), np.float32)[None]
+        mask = np.zeros((1, self.game.num_distinct_actions()), np.bool_)
+        mask[0, state.legal_actions()] = True
+        return self.net.probabilities(info, mask)[0]
+
+    def _policy_and_action(self, state):
+        legal = state.legal_actions()
+        probs = self.probabilities(state)
+        policy = [(a, float(probs[a])) for a in legal]
+        if self.greedy:
+            action = legal[int(np.argmax(probs[legal]))]
+        else:
+            cumulative = np.cumsum(probs[legal])
+            u = uniform(self._rng, 0) * cumulative[-1]
+            action = legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
+        return policy, action
+
+
+class AZBot(KernelBot):
+    """PUCT search guided by a trained network (AlphaZero-style); plays the most visited action.
+
+    For perfect-information games: the search reads the true state.
+    """
+
+    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", sims: int | None = None,
+                 c: float = 1.5):
+        from ..selfplay.batched import BatchedSearch
+
+        super().__init__(game, player, seed)
+        if not game.config.perfect_information:
+            raise NetworkError(f"az: {game} has hidden information; AlphaZero-style search needs perfect "
+                               f"information")
+        self.net, play = load_network(ckpt, game, "az")
+        self.checkpoint = self.net.meta.get("path", "")
+        self.sims = int(play.get("sims", 100) if sims is None else sims)
+        self.search = BatchedSearch(game, 1, max_sims=self.sims, c=c, seed=seed)
+        self._evaluate = network_evaluator(self.net, game)
+
+    def _policy_and_action(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)], legal[0]
+        counts = self.search.run(state.array[None], self.sims, self._evaluate)[0]
+        visits = counts[legal]
+        action = legal[int(np.argmax(visits))]
+        total = visits.sum()
+        return [(a, float(n) / total) for a, n in zip(legal, visits)], action

@@ -1,0 +1,184 @@
+"""Trained policy-value networks played in numpy: no torch at play time.
+
+Self-play training (``elements_ai.selfplay``, torch) writes a network's weights to a
+``.npz`` file; ``Network.load`` reads it back and ``forward`` computes, in float32 as
+torch does, the same logits and values: the multilayer perceptron of
+``selfplay.net.PolicyValueNet`` (ReLU trunk, a policy head over the game's actions,
+a value head over its players). The file also carries its metadata as JSON (the game
+string it was trained for, the recipe, the commit), read without unpickling anything.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> layers = [(rng.normal(size=(4, 6)), np.zeros(4))]
+>>> net = Network(layers, policy=(rng.normal(size=(3, 4)), np.zeros(3)),
+...               value=(rng.normal(size=(2, 4)), np.zeros(2)), meta={"game": "g()"})
+>>> probs = net.probabilities(np.ones((1, 6), np.float32), np.array([[True, False, True]]))
+>>> float(probs[0, 1]), round(float(probs.sum()), 12)
+(0.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core.params import ParameterError
+
+FORMAT = "elements_ai.network/1"
+
+Layer = tuple[np.ndarray, np.ndarray]  # (weight (out, in), bias (out,)), torch's nn.Linear layout
+
+
+class NetworkError(ParameterError):
+    """A missing, unreadable or mismatched network file."""
+
+
+class Network:
+    """A policy-value MLP held as float32 numpy arrays.
+
+    ``layers`` are the trunk's linear layers (each followed by a ReLU), ``policy`` and
+    ``value`` the two heads; each is ``(weight, bias)`` with torch's ``(out, in)``
+    weight layout, so a state dict converts without transposing by hand.
+    """
+
+    def __init__(self, layers: Sequence[Layer], policy: Layer, value: Layer, meta: dict[str, Any] | None = None):
+        def f32(layer: Layer) -> Layer:
+            weight, bias = layer
+            # Stored transposed: forward is then one (B, in) @ (in, out) product a layer.
+            return np.ascontiguousarray(np.asarray(weight, np.float32).T), np.asarray(bias, np.float32)
+
+        self.layers = [f32(layer) for layer in layers]
+        self.policy = f32(policy)
+        self.value = f32(value)
+        self.meta = dict(meta or {})
+        width = self.policy[0].shape[0]
+        for k, (weight, bias) in enumerate([*self.layers, self.policy, self.value]):
+            if weight.ndim != 2 or bias.shape != (weight.shape[1],):
+                raise NetworkError(f"layer {k}: weight {weight.shape} and bias {bias.shape} do not fit")
+        inputs = [w.shape[0] for w, _ in self.layers[1:]] + [width]
+        for k, ((weight, _), expected) in enumerate(zip(self.layers, inputs)):
+            if weight.shape[1] != expected:
+                raise NetworkError(f"layer {k} gives {weight.shape[1]} features, the next layer takes {expected}")
+        if self.value[0].shape[0] != width:
+            raise NetworkError("the policy and value heads read trunks of different widths")
+
+    @property
+    def info_size(self) -> int:
+        return (self.layers[0][0] if self.layers else self.policy[0]).shape[0]
+
+    @property
+    def num_actions(self) -> int:
+        return self.policy[0].shape[1]
+
+    @property
+    def num_players(self) -> int:
+        return self.value[0].shape[1]
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return tuple(w.shape[1] for w, _ in self.layers)
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(w.nbytes + b.nbytes for w, b in [*self.layers, self.policy, self.value])
+
+    def forward(self, info: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits (B, A), values (B, players))`` in float32 for information-state tensors (B, F)."""
+        x = np.asarray(info, np.float32)
+        for weight, bias in self.layers:
+            x = x @ weight
+            x += bias
+            np.maximum(x, 0.0, out=x)
+        return x @ self.policy[0] + self.policy[1], x @ self.value[0] + self.value[1]
+
+    def probabilities(self, info: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The masked policy (B, A) in float64: illegal actions exactly 0, each row summing to 1."""
+        logits, _ = self.forward(info)
+        return masked_softmax(logits, mask)
+
+    def check_game(self, game) -> None:
+        """Raises ``NetworkError`` unless this network was trained for ``game`` (its exact string)."""
+        config = game.config
+        trained_for = self.meta.get("game")
+        where = self.meta.get("path", "the network")
+        if trained_for is not None and trained_for != str(game):
+            raise NetworkError(f"{where} was trained for {trained_for}, not for {game}")
+        for name, value in (("info_size", config.info_size), ("num_actions", config.num_actions),
+                            ("num_players", config.num_players)):
+            if getattr(self, name) != value:
+                raise NetworkError(f"{where}: its network has {name}={getattr(self, name)}, the game {game} needs "
+                                   f"{value}")
+
+    # --- files ------------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> Path:
+        """Writes the weights and metadata to ``path`` (``.npz``), whole or not at all."""
+        path = Path(path)
+        arrays: dict[str, np.ndarray] = {"format": np.array(FORMAT), "meta": np.array(json.dumps(self.meta))}
+        for k, (weight, bias) in enumerate(self.layers):
+            arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"] = weight.T, bias
+        arrays["policy.weight"], arrays["policy.bias"] = self.policy[0].T, self.policy[1]
+        arrays["value.weight"], arrays["value.bias"] = self.value[0].T, self.value[1]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
+            np.savez_compressed(handle, **arrays)
+        os.chmod(handle.name, 0o644)
+        os.replace(handle.name, path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Network:
+        """The network in ``path``; ``NetworkError`` names a missing, damaged or foreign file."""
+        path = Path(path)
+        if not path.is_file():
+            raise NetworkError(f"no network file at {path}")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {key: data[key] for key in data.files}
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+            raise NetworkError(f"{path} is not a readable network file ({type(error).__name__})") from None
+        if str(arrays.get("format", "")) != FORMAT:
+            raise NetworkError(f"{path} is not an elements_ai network file (format {FORMAT!r})")
+        try:
+            meta = json.loads(str(arrays["meta"]))
+            depth = sum(1 for key in arrays if key.startswith("trunk.") and key.endswith(".weight"))
+            layers = [(arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"]) for k in range(depth)]
+            policy = (arrays["policy.weight"], arrays["policy.bias"])
+            value = (arrays["value.weight"], arrays["value.bias"])
+        except (KeyError, json.JSONDecodeError) as error:
+            raise NetworkError(f"{path} is damaged: {error}") from None
+        meta["path"] = str(path)
+        return cls(layers, policy, value, meta)
+
+    @classmethod
+    def from_state_dict(cls, state: dict[str, Any], meta: dict[str, Any] | None = None) -> Network:
+        """From a ``PolicyValueNet`` state dict (torch tensors or numpy arrays)."""
+
+        def array(value) -> np.ndarray:
+            return value.detach().cpu().numpy() if hasattr(value, "detach") else np.asarray(value)
+
+        trunk = sorted({int(key.split(".")[1]) for key in state if key.startswith("trunk.")})
+        layers = [(array(state[f"trunk.{k}.weight"]), array(state[f"trunk.{k}.bias"])) for k in trunk]
+        return cls(layers, (array(state["policy.weight"]), array(state["policy.bias"])),
+                   (array(state["value.weight"]), array(state["value.bias"])), meta)
+
+
+def value_bound(config) -> float:
+    """The utility bound the value head's outputs are divided by (a game ``Config``)."""
+    return max(abs(config.min_utility), abs(config.max_utility), 1e-9)
+
+
+def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Softmax over the legal entries of each row, in float64; illegal entries are exactly 0."""
+    z = np.where(mask, np.asarray(logits, np.float64), -np.inf)
+    z -= z.max(axis=-1, keepdims=True)
+    np.exp(z, out=z)
+    z /= z.sum(axis=-1, keepdims=True)
+    return z

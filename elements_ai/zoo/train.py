@@ -1,0 +1,119 @@
+"""Training the baselines from their recipes, and installing them as the shipped agents.
+
+``train(recipe, out)`` runs one recipe in ``out/NAME/`` (PPO and AlphaZero-style runs
+resume from their checkpoints there) and writes the shipped form beside it:
+``out/NAME.npz`` (network weights, or the solved policy) and ``out/NAME.json`` (the
+recipe, the commit, the steps and the training time). ``install(out, names)`` copies
+those into the package and its manifest. Self-play needs torch; CFR does not.
+
+>>> import tempfile
+>>> from elements_ai import zoo
+>>> from elements_ai.zoo.train import train
+>>> info = train(zoo.recipe("cfr-elements-small"), tempfile.mkdtemp(), steps=10, progress=False)
+>>> info["recipe"], info["steps"], info["exploitability"] > 0
+('cfr-elements-small', 10, True)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from . import MANIFEST, SHIPPED, Recipe, manifest, recipe
+
+
+def commit() -> str:
+    """The commit of the library's checkout (``-dirty`` with uncommitted changes), or ``unknown``."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+def _write_json(path: Path, data: Any) -> None:
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
+        json.dump(data, handle, indent=2, sort_keys=True)
+        handle.write("\n")
+    os.chmod(handle.name, 0o644)
+    os.replace(handle.name, path)
+
+
+def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bool = True) -> dict[str, Any]:
+    """Trains ``entry`` into ``out`` (``steps``: fewer than the recipe's, for a test); returns its record."""
+    from .. import load_game
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    steps = entry.steps if steps is None else int(steps)
+    game = load_game(entry.game)
+    record: dict[str, Any] = {
+        "recipe": entry.name, "kind": entry.kind, "algorithm": entry.algorithm, "game": entry.game,
+        "steps": steps, "seed": entry.seed, "config": entry.config, "play": entry.play, "commit": commit(),
+    }
+    start = time.perf_counter()
+    if entry.kind == "cfr":
+        from ..solvers.cfr import CFRSolver
+
+        solver = CFRSolver(game, entry.algorithm, progress=progress, **entry.config)
+        solver.run(steps)
+        record["exploitability"] = float(solver.exploitability())
+        record["train_seconds"] = round(time.perf_counter() - start, 1)
+        solver.average_policy().save(out / entry.file)
+    else:
+        trainer = _trainer(entry, game, out / entry.name, steps, progress)
+        try:
+            trainer.train(steps)
+        finally:
+            getattr(trainer, "close", lambda: None)()
+        record["train_seconds"] = round(time.perf_counter() - start, 1)
+        record["env_steps"] = int(trainer.env_steps)
+        meta = {key: record[key] for key in ("recipe", "kind", "algorithm", "game", "steps", "seed", "commit")}
+        trainer.net.to_network(meta).save(out / entry.file)
+    _write_json(out / f"{entry.name}.json", record)
+    return record
+
+
+def _trainer(entry: Recipe, game, folder: Path, steps: int, progress: bool):
+    if entry.kind == "ppo":
+        from ..selfplay.ppo import PPOConfig, PPOTrainer
+
+        config = dict(entry.config)
+        if steps < entry.steps and config.get("imitation_steps", 0) > steps:
+            config["imitation_steps"] = steps  # a short test run imitates for as long as it plays
+        return PPOTrainer(game, folder, PPOConfig(**config), seed=entry.seed, progress=progress)
+    from ..selfplay.az import AlphaZeroTrainer, AZConfig
+
+    return AlphaZeroTrainer(game, folder, AZConfig(**entry.config), seed=entry.seed, progress=progress)
+
+
+def install(out: str | Path, names: list[str]) -> list[Path]:
+    """Copies the trained ``names`` from ``out`` into the package's shipped agents and manifest."""
+    out = Path(out)
+    listed = manifest()
+    installed = []
+    for name in names:
+        entry = recipe(name)
+        source, record = out / entry.file, out / f"{name}.json"
+        if not source.is_file() or not record.is_file():
+            raise FileNotFoundError(f"{out} holds no trained {name} ({entry.file} and {name}.json)")
+        data = json.loads(record.read_text())
+        if data.get("steps") != entry.steps:
+            raise ValueError(f"{record}: trained for {data.get('steps')} steps, the recipe says {entry.steps}; "
+                             f"only a full-length run is shipped")
+        SHIPPED.mkdir(exist_ok=True)
+        shutil.copyfile(source, SHIPPED / entry.file)
+        os.chmod(SHIPPED / entry.file, 0o644)
+        listed[name] = {"file": entry.file, **{k: v for k, v in data.items() if k not in ("config", "play")}}
+        installed.append(SHIPPED / entry.file)
+    _write_json(MANIFEST, listed)
+    return installed

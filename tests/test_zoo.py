@@ -1,0 +1,217 @@
+"""The shipped baselines: recipes, files, the numpy networks, and how bots find them."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+import torch
+
+import elements_ai
+from elements_ai import zoo
+from elements_ai.agents import make_bot
+from elements_ai.agents.network import Network, NetworkError
+from elements_ai.cli import main
+from elements_ai.selfplay.net import PolicyValueNet
+from elements_ai.zoo.train import install, train
+
+SHIPPED = [r for kind in zoo.KINDS for r in zoo.shipped(kind)]
+NETWORKS = [r for r in SHIPPED if r.kind != "cfr"]
+
+
+def test_every_recipe_names_a_known_game_and_a_trainer_that_takes_its_settings():
+    from elements_ai.selfplay.az import AZConfig
+    from elements_ai.selfplay.ppo import PPOConfig
+
+    assert {r.kind for r in zoo.recipes().values()} == {"ppo", "az", "cfr"}
+    for entry in zoo.recipes().values():
+        assert entry.game == str(elements_ai.load_game(entry.game))
+        if entry.kind == "ppo":
+            PPOConfig(**entry.config)
+        elif entry.kind == "az":
+            AZConfig(**entry.config)
+            assert elements_ai.load_game(entry.game).config.perfect_information
+        assert entry.steps > 0 and entry.description
+
+
+def test_the_shipped_files_are_the_recipes_at_full_length_and_fit_the_budget():
+    listed = zoo.manifest()
+    assert set(listed) == {r.name for r in SHIPPED}
+    total = 0
+    for entry in SHIPPED:
+        record = listed[entry.name]
+        assert record["steps"] == entry.steps and record["seed"] == entry.seed and record["game"] == entry.game
+        assert record["commit"] != "unknown" and record["train_seconds"] > 0
+        total += (zoo.SHIPPED / entry.file).stat().st_size
+        if entry.kind == "cfr":
+            assert record["exploitability"] < 1e-4
+        else:
+            net = Network.load(zoo.SHIPPED / entry.file)
+            assert net.meta["recipe"] == entry.name and net.meta["game"] == entry.game
+    assert total <= 25 * 2**20
+
+
+@pytest.mark.parametrize("entry", NETWORKS, ids=lambda r: r.name)
+def test_the_numpy_forward_pass_matches_torch(entry):
+    net = Network.load(zoo.SHIPPED / entry.file)
+    game = elements_ai.load_game(entry.game)
+    torch_net = PolicyValueNet.from_network(net)
+    rng = np.random.default_rng(0)
+    infos = []
+    for _ in range(8):
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal() and steps < 40:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                infos.append(state.information_state_tensor(state.current_player()))
+                state.apply_action(int(rng.choice(state.legal_actions())))
+            steps += 1
+    info = np.asarray(infos, np.float32)
+    logits, values = net.forward(info)
+    with torch.no_grad():
+        expected_logits, expected_values = torch_net(torch.from_numpy(info))
+    assert np.abs(logits - expected_logits.numpy()).max() < 1e-5
+    assert np.abs(values - expected_values.numpy()).max() < 1e-5
+
+
+def test_a_trained_torch_network_converts_exactly_both_ways():
+    net = PolicyValueNet(info_size=12, num_actions=5, num_players=3, hidden=(16, 8))
+    info = torch.rand(32, 12)
+    with torch.no_grad():
+        logits, values = net(info)
+    numpy_net = net.to_network({"game": "g()"})
+    got_logits, got_values = numpy_net.forward(info.numpy())
+    assert np.abs(got_logits - logits.numpy()).max() < 1e-5 and np.abs(got_values - values.numpy()).max() < 1e-5
+    back = PolicyValueNet.from_network(numpy_net)
+    for a, b in zip(net.parameters(), back.parameters()):
+        assert torch.equal(a, b)
+
+
+def test_network_files_round_trip_and_damaged_ones_are_named(tmp_path):
+    net = PolicyValueNet(info_size=6, num_actions=3, num_players=2, hidden=(4,)).to_network({"game": "g()"})
+    path = net.save(tmp_path / "net.npz")
+    loaded = Network.load(path)
+    assert loaded.meta["game"] == "g()" and loaded.hidden == (4,)
+    x = np.random.default_rng(1).random((3, 6), dtype=np.float32)
+    assert np.array_equal(loaded.forward(x)[0], net.forward(x)[0])
+    (tmp_path / "text.npz").write_text("not a network")
+    with pytest.raises(NetworkError, match="not a readable network file"):
+        Network.load(tmp_path / "text.npz")
+    np.savez(tmp_path / "other.npz", x=np.zeros(2))
+    with pytest.raises(NetworkError, match="not an elements_ai network file"):
+        Network.load(tmp_path / "other.npz")
+    with pytest.raises(NetworkError, match="no network file"):
+        Network.load(tmp_path / "missing.npz")
+
+
+@pytest.mark.parametrize("entry", SHIPPED, ids=lambda r: r.name)
+def test_bots_without_a_file_play_the_shipped_agent(entry):
+    game = elements_ai.load_game(entry.game)
+    bots = [make_bot(entry.kind, game, p, seed=p) for p in range(game.num_players())]
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    moves = 0
+    while not state.is_terminal() and moves < 30:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+            moves += 1
+    assert moves > 0
+
+
+def test_a_game_without_a_shipped_agent_is_one_line_naming_those_that_have_one():
+    for kind, name in (("ppo", "elements(single_round=true)"), ("cfr", "elements(single_round=true)"),
+                       ("az", "elementos(setup=standard,max_moves=100)")):
+        game = elements_ai.load_game(name)
+        with pytest.raises(zoo.ShippedError) as caught:
+            make_bot(kind, game, 0)
+        message = str(caught.value)
+        assert "\n" not in message and f"no shipped agent for {game}" in message
+        for entry in zoo.shipped(kind):
+            assert entry.game in message
+
+
+def test_the_shipped_agents_play_with_the_base_install_alone():
+    # torch made unimportable: what `pip install .` without extras gives.
+    code = textwrap.dedent(f"""
+        import sys
+        sys.modules["torch"] = None
+        import elements_ai
+        from elements_ai.agents import make_bot
+        from elements_ai import zoo
+        for entry in {[(r.kind, r.game) for r in SHIPPED]!r}:
+            game = elements_ai.load_game(entry[1])
+            bot = make_bot(entry[0], game, 0, seed=1)
+            state = game.new_initial_state()
+            while state.is_chance_node():
+                state.apply_action(state.chance_outcomes()[0][0])
+            assert bot.step(state) in state.legal_actions()
+        assert "torch" not in sys.modules or sys.modules["torch"] is None
+        print("played", len({[r.name for r in SHIPPED]!r}))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"played {len(SHIPPED)}"
+
+
+def test_agents_lists_each_shipped_agent_with_its_recipe_and_commit(capsys):
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    listed = zoo.manifest()
+    for entry in SHIPPED:
+        assert f"recipe {entry.name}:" in out and listed[entry.name]["commit"][:10] in out
+
+
+@pytest.mark.parametrize("name", list(zoo.recipes()))
+def test_every_recipe_trains_for_a_few_thousand_steps_and_its_result_plays(name, tmp_path):
+    entry = zoo.recipe(name)
+    steps = 20 if entry.kind == "cfr" else 2000
+    record = train(entry, tmp_path, steps=steps, progress=False)
+    assert record["steps"] == steps and record["recipe"] == name
+    saved = json.loads((tmp_path / f"{name}.json").read_text())
+    assert saved["config"] == entry.config and saved["seed"] == entry.seed
+    game = elements_ai.load_game(entry.game)
+    spec = f"{entry.kind}:{'policy' if entry.kind == 'cfr' else 'ckpt'}={tmp_path / entry.file}"
+    if entry.kind == "az":
+        spec += ",sims=4"
+    bot = make_bot(spec, game, 0, seed=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="only a full-length run is shipped"):
+        install(tmp_path, [name])
+
+
+def test_train_on_a_game_with_a_recipe_takes_the_recipe_as_its_defaults(tmp_path, capsys):
+    out = tmp_path / "duel"
+    assert main(["train", "elemental_duel", "--steps", "256", "--out", str(out), "--quiet",
+                 "--set", "num_envs=8", "--set", "rollout_steps=8", "--set", "imitation_steps=64"]) == 0
+    assert "recipe ppo-elemental_duel" in capsys.readouterr().err
+    from elements_ai.selfplay import checkpoint
+
+    saved = checkpoint.load(out)
+    entry = zoo.recipe("ppo-elemental_duel")
+    assert saved["seed"] == entry.seed
+    for key, value in entry.config.items():
+        if key not in ("num_envs", "rollout_steps", "imitation_steps"):
+            expected = list(value) if isinstance(value, (list, tuple)) else value
+            assert saved["config"][key] == expected, key
+    assert saved["config"]["num_envs"] == 8
+
+
+def test_zoo_train_checks_its_arguments_before_any_work(tmp_path, capsys):
+    assert main(["zoo", "train", "nope", "--out", str(tmp_path)]) == 2
+    assert "no recipe 'nope'" in capsys.readouterr().err
+    assert main(["zoo", "train", "--game", "chess", "--out", str(tmp_path)]) == 2
+    assert "--game chess: no recipe" in capsys.readouterr().err
+    assert main(["zoo", "train", "cfr-elements-small", "--steps", "5", "--install", "--out", str(tmp_path)]) == 2
+    assert "full-length" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
