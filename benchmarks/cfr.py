@@ -12,7 +12,9 @@ solver (tree building and compilation outside the clock); ratios are to the C++
 Convergence: exploitability of the average policy against iterations and against
 solver seconds, per algorithm and game (evaluation outside the clock).
 
-Writes ``cfr_speed.csv``, ``cfr_convergence.csv`` and ``cfr_convergence.png``.
+Writes ``cfr_speed.csv``, ``cfr_convergence.csv`` (with the commit and the machine)
+and ``cfr_convergence.png``. A full run that misses the speed target exits with
+status 1; a quick one only prints the verdict, its timings being too short to judge.
 
     python benchmarks/cfr.py            # full run (a few minutes)
     python benchmarks/cfr.py --quick    # seconds; run by the test suite
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -31,7 +34,7 @@ import pyspiel
 
 import elements_ai
 from elements_ai.solvers import ALGORITHMS, CFRSolver, build_tree, evaluate
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 
 SMALL_ELEMENTS = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
 SMALL_DUEL = "elemental_duel(num_territories=1)"
@@ -215,14 +218,18 @@ def main(argv: list[str] | None = None) -> int:
         games = ["kuhn_poker", "leduc_poker", SMALL_ELEMENTS, SMALL_DUEL]
         iterations = args.iterations or 10_000
     speed_table = speed(games, args.quick)
-    write_csv(speed_table, args.out / "cfr_speed.csv")
+    write_csv(speed_table.assign(**provenance()), args.out / "cfr_speed.csv")
     print()
     convergence_table = convergence(games, iterations, points=12 if args.quick else 40)
-    write_csv(convergence_table, args.out / "cfr_convergence.csv")
+    write_csv(convergence_table.assign(**provenance()), args.out / "cfr_convergence.csv")
     plot(convergence_table, args.out / "cfr_convergence.png")
     names = ", ".join(str(args.out / name) for name in ("cfr_speed.csv", "cfr_convergence.csv", "cfr_convergence.png"))
     print(f"\nwrote {names}")
-    return 0
+    missed = [f"{row.game} {row.solver}: {row.target}" for row in speed_table.itertuples() if "MISSED" in row.target]
+    if missed:
+        note = " (quick timings: not judged)" if args.quick else ""
+        print(f"missed{note}:\n  " + "\n  ".join(missed), file=sys.stderr)
+    return 1 if missed and not args.quick else 0
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from open_spiel.python.algorithms import mcts as os_mcts
 import elements_ai
 from elements_ai.agents import make_bot
 from elements_ai.core.rng import seeds_from
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 from elements_ai.testing import first_decision
 
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[list]]:
         f"{repeats} (ours) and {theirs_repeats} (OpenSpiel's Python MCTSBot / ISMCTSBot) searches",
         header, rows,
     )
-    write_csv(pd.DataFrame(rows, columns=header), args.out / "search_speed.csv")
+    write_csv(pd.DataFrame(rows, columns=header).assign(**provenance()), args.out / "search_speed.csv")
     return {"speed": rows}
 
 

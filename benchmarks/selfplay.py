@@ -33,7 +33,7 @@ import torch
 import elements_ai
 from elements_ai.selfplay.az import AlphaZeroTrainer, AZConfig
 from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 
 AZ_GAMES = {"elementos": {"setup": "standard"}}
 
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     table = run(args.quick, args.games)
     print()
     print(table.to_string(index=False, float_format=lambda x: f"{x:,.4g}"))
-    write_csv(table, args.out / "selfplay.csv")
+    write_csv(table.assign(**provenance()), args.out / "selfplay.csv")
     print(f"\nwrote {args.out / 'selfplay.csv'}")
     return 0
 

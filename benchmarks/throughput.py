@@ -13,7 +13,9 @@ pure-Python ``python_kuhn_poker``.
 
 Rates count the players' decisions (chance outcomes are applied in every face but
 not counted). Each figure is the median of several timed repeats; ratios are taken
-between figures of this run. Prints a table and writes CSV (``benchmarks/results/throughput.csv``).
+between figures of this run. Prints a table and writes CSV (``benchmarks/results/throughput.csv``)
+with the commit and the machine. A full run that misses a target exits with status 1;
+a quick one only prints the verdicts, its timings being too short to judge.
 
     python benchmarks/throughput.py            # full run
     python benchmarks/throughput.py --quick    # seconds; run by the test suite
@@ -33,7 +35,7 @@ import pyspiel
 from open_spiel.python import games as _python_games  # noqa: F401  (registers python_kuhn_poker)
 
 import elements_ai
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 from elements_ai.testing import random_states
 
 TARGETS = {  # figure -> (reference figure, minimum ratio)
@@ -183,9 +185,13 @@ def main(argv: list[str] | None = None) -> int:
     print()
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_colwidth", 60):
         print(table.to_string(index=False, float_format=lambda x: f"{x:,.2f}"))
-    write_csv(table, args.out / "throughput.csv")
+    write_csv(table.assign(**provenance()), args.out / "throughput.csv")
     print(f"\nwrote {args.out / 'throughput.csv'}")
-    return 0
+    missed = [f"{row.game} {row.figure}: {row.target}" for row in table.itertuples() if "MISSED" in row.target]
+    if missed:
+        note = " (quick timings: not judged)" if args.quick else ""
+        print(f"missed{note}:\n  " + "\n  ".join(missed), file=sys.stderr)
+    return 1 if missed and not args.quick else 0
 
 
 if __name__ == "__main__":

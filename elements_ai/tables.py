@@ -1,9 +1,13 @@
-"""Result tables: written whole or not at all, and printed for a terminal."""
+"""Result tables: written whole or not at all, stamped with where they were measured,
+and printed for a terminal."""
 
 from __future__ import annotations
 
 import os
+import platform
+import subprocess
 import tempfile
+from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
@@ -23,3 +27,48 @@ def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
         table.to_csv(handle, index=False, lineterminator="\n")
     os.replace(handle.name, path)
     return path
+
+
+def provenance() -> dict[str, str]:
+    """The code and the machine a result was measured with, as columns for its table.
+
+    ``commit``: ``git rev-parse HEAD`` of the checkout the package runs from, with
+    ``-dirty`` when tracked files differ from it; ``unknown`` for an installed package.
+    ``machine``: CPU model, cores, memory and the Python, numpy and numba versions.
+
+    >>> sorted(provenance())
+    ['commit', 'machine']
+    >>> ", numba " in provenance()["machine"]
+    True
+    """
+    return {"commit": _commit(), "machine": _machine()}
+
+
+def _commit() -> str:
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():  # a file in a worktree; absent when installed, even inside another repo
+        return "unknown"
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=30, check=True).stdout.strip()
+        # Untracked files left aside, as `git describe --dirty` does: fresh results are untracked.
+        changes = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                                 capture_output=True, text=True, timeout=30, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + ("-dirty" if changes else "")
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as handle:
+            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    try:
+        memory = f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 1e9:.1f} GB"
+    except (AttributeError, ValueError, OSError):  # no sysconf on Windows
+        memory = "memory unknown"
+    versions = ", ".join(f"{name} {metadata.version(name)}" for name in ("numpy", "numba"))
+    return f"{cpu}, {os.cpu_count()} cores, {memory}, Python {platform.python_version()}, {versions}"

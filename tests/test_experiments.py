@@ -85,6 +85,23 @@ def test_multiplayer_quick(tmp_path):
     assert (tmp_path / "multiplayer.png").stat().st_size > 0 and f"results in {tmp_path}" in result.stdout
 
 
+def test_solver_sizes_quick(tmp_path):
+    _run("solvers/sizes.py", tmp_path)
+    table = pd.read_csv(tmp_path / "sizes.csv")
+    assert set(table["basis"]) == {"counted", "estimated"}
+    assert set(table["infosets_basis"]) == {"built", "extrapolated from the largest built variant"}
+    assert table.set_index("game").loc["elemental_duel(num_territories=1)", "infosets"] == 2196
+    assert table["memory_gb"].gt(0).all() and table["solvable_24gb"].any() and not table["solvable_24gb"].all()
+
+
+def test_solver_agents_quick(tmp_path):
+    _run("solvers/agents.py", tmp_path)
+    table = pd.read_csv(tmp_path / "agents_exploitability.csv").set_index("agent")
+    assert len(table) == 5 and table["exploitability"].between(0, 2).all()
+    # A few CFR+ iterations on 100 information sets come near equilibrium; random play does not.
+    assert table.loc["cfr (CFR+, 100 iterations)", "exploitability"] < 1e-3 < table.loc["random", "exploitability"]
+
+
 @pytest.mark.parametrize("name, table", [("strength", "strength.csv"), ("scaling", "scaling.csv")])
 def test_full_results_are_checked_in(name, table):
     folder = EXPERIMENTS / "results" / name

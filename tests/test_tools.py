@@ -1,5 +1,6 @@
 """The user-facing tools run: the CLI, the newcomer's notebook and every benchmark."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -101,7 +102,26 @@ def test_benchmark_quick_mode(script, tmp_path):
     tables = list(tmp_path.glob("*.csv"))
     assert tables, f"{script.name} wrote no CSV"
     for table in tables:
-        assert len(pd.read_csv(table)) > 0
+        found = pd.read_csv(table)
+        assert len(found) > 0 and found["commit"].notna().all() and found["machine"].str.contains("cores").all()
+
+
+def test_a_full_benchmark_run_that_misses_a_target_fails(tmp_path, monkeypatch, capsys):
+    spec = importlib.util.spec_from_file_location("bench_throughput", ROOT / "benchmarks" / "throughput.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    # Measured figures stood in for: the vector face only twice the OpenSpiel face's rate.
+    slow = pd.DataFrame([
+        {"game": "python_kuhn_poker", "figure": "openspiel", "batch": "", "rate_per_s": 1000.0},
+        {"game": "elements", "figure": "openspiel", "batch": "", "rate_per_s": 1000.0},
+        {"game": "elements", "figure": "vector B=4096", "batch": 4096, "rate_per_s": 2000.0},
+    ])
+    monkeypatch.setattr(bench, "run", lambda quick, games: slow)
+    assert bench.main(["--games", "elements", "--out", str(tmp_path)]) == 1
+    assert "elements vector B=4096: 2.0x openspiel (>= 100x: MISSED)" in capsys.readouterr().err
+    assert bench.main(["--quick", "--games", "elements", "--out", str(tmp_path)]) == 0
+    assert "(quick timings: not judged)" in capsys.readouterr().err
+    assert {"commit", "machine"} <= set(pd.read_csv(tmp_path / "throughput.csv").columns)
 
 
 @pytest.mark.slow

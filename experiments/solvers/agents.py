@@ -11,6 +11,7 @@ Writes ``results/agents_exploitability.csv`` beside this file and prints the tab
 
     python experiments/solvers/agents.py                  # about 10 minutes on 2 cores
     python experiments/solvers/agents.py --samples 8 --games elements
+    python experiments/solvers/agents.py --quick          # a tiny elements round (seconds), into a temporary folder
 """
 
 from __future__ import annotations
@@ -35,45 +36,57 @@ VARIANTS = {
 AGENTS = ["random", "rules", "ismcts:sims=100", "ismcts:sims=1000", "cfr", "mccfr"]
 CFR_ITERATIONS = 2000
 MCCFR_ITERATIONS = 100_000
+QUICK_VARIANTS = {"elements": {"single_round": True, "deck": "1_2_6_6", "hand_size": 1}}  # 317 nodes
+QUICK_AGENTS = ["random", "rules", "ismcts:sims=10", "cfr", "mccfr"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=int, default=32, help="moves asked per information set (default 32)")
-    parser.add_argument("--games", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
-    parser.add_argument("--out", type=Path, default=HERE / "results", help="folder for the CSV")
+    parser.add_argument("--quick", action="store_true",
+                        help="tiny variant, weak agents and few iterations (seconds), into a temporary folder")
+    parser.add_argument("--samples", type=int, default=None, help="moves asked per information set (default 32)")
+    parser.add_argument("--games", nargs="*", choices=list(VARIANTS),
+                        help="games (default: both; with --quick, elements)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the CSV (default results/ beside this file; with --quick a temporary folder)")
     args = parser.parse_args(argv)
+    variants = {**VARIANTS, **QUICK_VARIANTS} if args.quick else VARIANTS
+    games = args.games or list(QUICK_VARIANTS if args.quick else VARIANTS)
+    agents = QUICK_AGENTS if args.quick else AGENTS
+    samples = args.samples or (2 if args.quick else 32)
+    cfr_iterations, mccfr_iterations = (100, 1000) if args.quick else (CFR_ITERATIONS, MCCFR_ITERATIONS)
+    out = args.out or (Path(tempfile.mkdtemp(prefix="agents-quick-")) if args.quick else HERE / "results")
     rows = []
     folder = Path(tempfile.mkdtemp())
-    for name in args.games:
-        game = elements_ai.load_game(name, **VARIANTS[name])
+    for name in games:
+        game = elements_ai.load_game(name, **variants[name])
         tree = build_tree(game)
         print(f"{game}: {tree.describe()}", flush=True)
-        for agent in AGENTS:
+        for agent in agents:
             started = time.perf_counter()
             spec = agent
             if agent == "cfr":
                 solver = CFRSolver(tree, "cfr+")
-                solver.run(CFR_ITERATIONS)
+                solver.run(cfr_iterations)
                 solver.save(folder / f"{name}-cfr.npz")
                 spec = f"cfr:policy={folder / f'{name}-cfr.npz'}"
-                label = f"cfr (CFR+, {CFR_ITERATIONS} iterations)"
+                label = f"cfr (CFR+, {cfr_iterations} iterations)"
             elif agent == "mccfr":
                 solver = MCCFRSolver(game, "external", seed=0, memory=2e8)
-                solver.run(MCCFR_ITERATIONS)
+                solver.run(mccfr_iterations)
                 solver.save(folder / f"{name}-mccfr.npz")
                 spec = f"mccfr:policy={folder / f'{name}-mccfr.npz'}"
-                label = f"mccfr (external sampling, {MCCFR_ITERATIONS:,} iterations)"
+                label = f"mccfr (external sampling, {mccfr_iterations:,} iterations)"
             else:
                 label = agent
             exact = spec.split(":")[0] in EXACT_BOTS
-            probs = bot_policy(tree, spec, samples=args.samples, seed=1, progress=True)
+            probs = bot_policy(tree, spec, samples=samples, seed=1, progress=not args.quick)
             result = evaluate_probs(tree, probs)
             rows.append(
                 {
                     "game": str(game),
                     "agent": label,
-                    "policy_read": "exact" if exact else f"frequencies over {args.samples} samples",
+                    "policy_read": "exact" if exact else f"frequencies over {samples} samples",
                     "nash_conv": result.nash_conv,
                     "exploitability": result.exploitability,
                     "value_seat0": result.policy_values[0],
@@ -84,11 +97,11 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(f"  {label:<45} exploitability {result.exploitability:.6f}", flush=True)
     table = pd.DataFrame(rows)
-    args.out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.out / "agents_exploitability.csv", index=False)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "agents_exploitability.csv", index=False)
     print()
     print(table[["game", "agent", "policy_read", "exploitability", "nash_conv"]].to_string(index=False))
-    print(f"\nwrote {args.out / 'agents_exploitability.csv'}")
+    print(f"\nwrote {out / 'agents_exploitability.csv'}")
     return 0
 
 

@@ -14,11 +14,13 @@ Writes ``results/sizes.csv`` beside this file and prints the table.
 
     python experiments/solvers/sizes.py                          # every game
     python experiments/solvers/sizes.py --games elementum        # one game's rows, the others kept
+    python experiments/solvers/sizes.py --quick                  # a few small variants (seconds), in a temporary folder
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,17 +54,38 @@ SWEEPS = {
         {"rows": 6, "setup": "standard", "max_moves": m} for m in (2, 4, 6, 8, 10)
     ] + [{"rows": 6, "setup": "random", "max_moves": m} for m in (2, 4, 6)] + [{}],
 }
+# Seconds in all, yet under the quick limits every kind of row appears: built, counted but
+# extrapolated, estimated.
+QUICK_SWEEPS = {
+    "elements": [SWEEPS["elements"][i] for i in (0, 2, 6)],  # 317, 88,193 and about a million nodes
+    "elemental_duel": [{"num_territories": 1}, {"num_territories": 2}],
+}
 BUDGET_GB = 24.0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count-limit", type=float, default=2e9, help="walk trees estimated below this many nodes")
-    parser.add_argument("--build-limit", type=float, default=4e8, help="build and time trees up to this many nodes")
-    parser.add_argument("--out", type=Path, default=HERE / "results", help="folder for the CSV")
-    parser.add_argument("--games", nargs="*", default=list(elements_ai.GAMES),
+    parser.add_argument("--quick", action="store_true",
+                        help="a few small variants of elements and elemental_duel (seconds), into a temporary folder")
+    parser.add_argument("--count-limit", type=float, default=None,
+                        help="walk trees estimated below this many nodes (default 2e9; with --quick 3e5)")
+    parser.add_argument("--build-limit", type=float, default=None,
+                        help="build and time trees up to this many nodes (default 4e8; with --quick 8e4)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the CSV (default results/ beside this file; with --quick a temporary folder)")
+    parser.add_argument("--games", nargs="*", default=None,
                         help="games to measure (default: all); the CSV keeps the other games' rows")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.games = args.games or list(QUICK_SWEEPS)
+        args.count_limit = args.count_limit or 3e5
+        args.build_limit = args.build_limit or 8e4
+        args.out = args.out or Path(tempfile.mkdtemp(prefix="sizes-quick-"))
+    else:
+        args.games = args.games or list(elements_ai.GAMES)
+        args.count_limit = args.count_limit or 2e9
+        args.build_limit = args.build_limit or 4e8
+        args.out = args.out or HERE / "results"
     for name in args.games:
         elements_ai.get_kernel(name)  # an unknown game: a clear error before any work
     total, _ = machine_memory()
@@ -72,12 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.games:
         kernel = elements_ai.get_kernel(name)
         games = {}
-        for params in SWEEPS.get(name, []) + list(kernel.variants.values()):
+        sweep = QUICK_SWEEPS.get(name, []) if args.quick else SWEEPS.get(name, []) + list(kernel.variants.values())
+        for params in sweep:
             game = elements_ai.load_game(name, **params)
             games.setdefault(str(game), game)
         ratios = None  # (infosets per decision node, sequences per edge, seconds per node) of the largest built
         for game in games.values():
-            estimate = estimate_tree(game, walks=3000, seed=0)
+            estimate = estimate_tree(game, walks=300 if args.quick else 3000, seed=0)
             row = {"game": str(game), "estimated_nodes": estimate.nodes, "estimate_error": estimate.nodes_error}
             sizes = None
             if estimate.nodes + 3 * estimate.nodes_error < args.count_limit:
