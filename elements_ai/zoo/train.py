@@ -19,25 +19,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from ..tables import provenance
 from . import MANIFEST, SHIPPED, Recipe, manifest, recipe
-
-
-def commit() -> str:
-    """The commit of the library's checkout (``-dirty`` with uncommitted changes), or ``unknown``."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -58,7 +46,7 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
     game = load_game(entry.game)
     record: dict[str, Any] = {
         "recipe": entry.name, "kind": entry.kind, "algorithm": entry.algorithm, "game": entry.game,
-        "steps": steps, "seed": entry.seed, "config": entry.config, "play": entry.play, "commit": commit(),
+        "steps": steps, "seed": entry.seed, "config": entry.config, "play": entry.play, **provenance(),
     }
     start = time.perf_counter()
     if entry.kind == "cfr":
