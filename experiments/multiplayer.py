@@ -44,10 +44,10 @@ GAMES = ("elements1997(players=3)", "elements1997(players=5)", "elementum(player
 RANKS = ("Novice", "Apprentice", "Journeyman", "Adept", "Master", "Archmage")
 
 
-def schedule(game: str, agents: list[str], deals: int, seed: int) -> list[tuple]:
-    """Every agent on deal ``d`` in seat ``d % players``, ``random`` in the other seats."""
+def schedule(game: str, agents: list[str], deals: int, seed: int, filler: str = "random") -> list[tuple]:
+    """Every agent on deal ``d`` in seat ``d % players``, ``filler`` in the other seats."""
     players = elements_ai.load_game(game).num_players()
-    specs = tuple(agents) + ("random",)
+    specs = tuple(agents) + (filler,)
     tasks = []
     for a in range(len(agents)):
         for deal in range(deals):

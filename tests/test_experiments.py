@@ -129,3 +129,20 @@ def test_multiplayer_results_are_checked_in():
     games = pd.read_csv(folder / "games.csv")
     assert len(games) == table["games"].sum() + solo["games"].sum()
     assert (folder / "multiplayer.png").exists() and (folder / "multiplayer.md").exists()
+
+
+def test_baselines_quick(tmp_path):
+    from elements_ai import zoo
+
+    _run("baselines.py", tmp_path)
+    learned = [r for r in zoo.recipes().values() if r.kind in ("ppo", "az") and r in zoo.shipped(r.kind)]
+    assert learned, "no learned agent ships"
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["seed"] == 7_000_000 and run["commit"] and "baselines.py --quick" in run["command"]
+    assert set(run["agents"]) == {r.name for r in learned}
+    two = pd.read_csv(tmp_path / "two_player.csv")
+    multi = pd.read_csv(tmp_path / "multiplayer.csv") if (tmp_path / "multiplayer.csv").exists() else None
+    judged = set(two["recipe"]) | (set(multi["recipe"]) if multi is not None else set())
+    assert judged == {r.name for r in learned}
+    assert (two["vs_rules_low"] <= two["vs_rules"]).all() and (two["vs_random"] <= two["vs_random_high"]).all()
+    assert "| bar |" in (tmp_path / "two_player.md").read_text()
