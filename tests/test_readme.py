@@ -16,3 +16,16 @@ def test_the_readme_has_python_examples():
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_readme_block_runs_on_its_own(index):
     exec(compile(BLOCKS[index], f"README.md python block {index + 1}", "exec"), {"__name__": "readme"})
+
+
+MARKER = re.compile(r"<!-- results: (\S+) -->\n((?:\|.*\n)+)")
+
+
+def test_readme_tables_match_their_results_files():
+    """A table that a script regenerates is marked ``<!-- results: PATH -->``: it must be PATH, verbatim."""
+    marked = MARKER.findall(README.read_text())
+    assert marked, "no README table names its results file"
+    root = README.parent
+    for path, table in marked:
+        assert (root / path).is_file(), f"README names {path}, which does not exist"
+        assert table == (root / path).read_text(), f"the README table from {path} differs from the file"
