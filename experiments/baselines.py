@@ -37,6 +37,7 @@ from multiplayer import agent_result, schedule, summary
 import elements_ai
 from elements_ai import zoo
 from elements_ai.eval import pairwise, ratings, tournament
+from elements_ai.eval.report import short_game
 from elements_ai.eval.runner import run_local
 from elements_ai.tables import provenance, write_csv
 
@@ -102,7 +103,7 @@ def two_player_markdown(table: pd.DataFrame) -> str:
     for r in table.to_dict("records"):
         kind = r["agent"].split(":")[0]
         lines.append(
-            f"| `{r['game']}` | `{r['agent']}` | {r[f'elo_{kind}']:.0f} [{r[f'elo_{kind}_low']:.0f}, "
+            f"| `{short_game(r['game'])}` | `{r['agent']}` | {r[f'elo_{kind}']:.0f} [{r[f'elo_{kind}_low']:.0f}, "
             f"{r[f'elo_{kind}_high']:.0f}] | {r['elo_rules']:.0f} | {r['elo_random']:.0f} | "
             f"{r['vs_rules']:.2f} [{r['vs_rules_low']:.2f}, {r['vs_rules_high']:.2f}] | "
             f"{r['vs_random']:.2f} [{r['vs_random_low']:.2f}, {r['vs_random_high']:.2f}] | "
@@ -118,7 +119,7 @@ def multiplayer_markdown(table: pd.DataFrame) -> str:
             "met" if r["meets_bar"] else "not met")
         win = "" if r["players"] == 1 else (f"{r['win_rate']:.2f} [{r['win_low']:.2f}, {r['win_high']:.2f}] "
                                             f"(a `rules` seat: {r['chance_win_rate']:.2f})")
-        lines.append(f"| `{r['game']}` | `{r['agent']}` | {r['games']} | {r['mean_return']:+.2f} "
+        lines.append(f"| `{short_game(r['game'])}` | `{r['agent']}` | {r['games']} | {r['mean_return']:+.2f} "
                      f"[{r['return_low']:+.2f}, {r['return_high']:+.2f}] | {win} | {bar} |")
     return "\n".join(lines) + "\n"
 
