@@ -97,6 +97,21 @@ def multiplayer(entry: zoo.Recipe, deals: int, seed: int, workers) -> tuple[list
     return out, games
 
 
+def shipped_markdown() -> str:
+    """The shipped agents: recipe, algorithm, length, training time and commit (from the manifest)."""
+    listed = zoo.manifest()
+    lines = ["| bot | game | recipe | algorithm | steps | training | trained at |", "|---|---|---|---|---|---|---|"]
+    for entry in zoo.recipes().values():
+        record = listed.get(entry.name)
+        if record is None:
+            continue
+        exploit = f", exploitability {record['exploitability']:.1e}" if "exploitability" in record else ""
+        lines.append(f"| `{entry.kind}` | `{short_game(entry.game)}` | `{entry.name}` | {entry.algorithm} | "
+                     f"{entry.steps:,} | {record['train_seconds'] / 60:.1f} min{exploit} | "
+                     f"`{record['commit'][:10]}{'-dirty' if record['commit'].endswith('-dirty') else ''}` |")
+    return "\n".join(lines) + "\n"
+
+
 def two_player_markdown(table: pd.DataFrame) -> str:
     lines = ["| game | agent | Elo [95%] | `rules` Elo | `random` Elo | vs `rules` [95%] | vs `random` [95%] | bar |",
              "|---|---|---|---|---|---|---|---|"]
@@ -153,6 +168,7 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         write_csv(multi_table, out / "multiplayer.csv")
         write_csv(pd.concat(multi_games, ignore_index=True).drop(columns=["index"]), out / "games.csv")
         (out / "multiplayer.md").write_text(multiplayer_markdown(multi_table))
+    (out / "shipped.md").write_text(shipped_markdown())
     run = {"command": "python experiments/baselines.py " + " ".join(argv if argv is not None else sys.argv[1:]),
            "seed": seed, "games_a_pairing": games_a_pairing, "deals": deals,
            "agents": {e.name: zoo.manifest().get(e.name, {}).get("commit") for e in entries}, **provenance()}

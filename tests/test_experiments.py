@@ -146,3 +146,27 @@ def test_baselines_quick(tmp_path):
     assert judged == {r.name for r in learned}
     assert (two["vs_rules_low"] <= two["vs_rules"]).all() and (two["vs_random"] <= two["vs_random_high"]).all()
     assert "| bar |" in (tmp_path / "two_player.md").read_text()
+
+
+def test_seat_gains_of_a_multiplayer_agent(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    from approx_exploitability import seat_gains
+
+    game = elements_ai.load_game("elements1997(players=3)")
+    gains = seat_gains(game, "random", 512, tmp_path / "run", seed=1, eval_games=6)
+    assert [g["seat"] for g in gains] == [0, 1, 2]
+    for gain in gains:
+        assert gain["low"] <= gain["gain"] <= gain["high"] and gain["games"] == 6
+
+
+def test_approx_exploitability_of_the_shipped_agents_quick(tmp_path):
+    result = subprocess.run([sys.executable, str(EXPERIMENTS / "approx_exploitability.py"), "--shipped", "--quick",
+                             "--out", str(tmp_path)], capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr[-3000:]
+    table = pd.read_csv(tmp_path / "exploitability.csv")
+    from elements_ai import zoo
+
+    two_player = {r.name for r in zoo.shipped("ppo") + zoo.shipped("az")
+                  if elements_ai.load_game(r.game).num_players() == 2}
+    assert two_player <= set(table["recipe"])
+    assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
