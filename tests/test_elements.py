@@ -6,7 +6,7 @@ import pyspiel
 import pytest
 
 import elements_ai
-from elements_ai.games.elements import rules as R
+from elements_ai.core.layout import views
 from elements_ai.testing import play_by_strings
 
 
@@ -190,8 +190,9 @@ def test_resample_keeps_the_information_state():
         assert sampled.information_state_string(player) == state.information_state_string(player)
         assert sampled.legal_actions() == state.legal_actions()
         # every card of the deck is somewhere
-        cards = out[R.S_DECK : R.S_DECK + 6].sum() + out[R.S_HAND : R.S_HAND + 24].sum()
-        cards += out[R.S_DISPLAY_LEN] + out[R.S_DISCARDED : R.S_DISCARDED + 2].sum()
+        piece = views(game.config.state_pieces, out)
+        cards = piece.deck.sum() + piece.hand.sum() + piece.front.sum()
+        cards += piece.display_len[0] + piece.discarded.sum()
         assert cards == 16
 
 

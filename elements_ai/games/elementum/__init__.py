@@ -19,12 +19,11 @@ game's own scoring, ``solo_rank`` names a solo score.
 """
 
 from ...core.kernel import Kernel
-from . import rules
 from .rules import solo_rank
 from .scoring import ScoreCard, score, score_state
 
 KERNEL = Kernel.from_rules(
-    rules,
+    __name__,
     long_name="Elementum",
     min_num_players=1,
     max_num_players=4,
