@@ -1,6 +1,6 @@
 """Score layouts by hand: each player's total and a card-by-card breakdown.
 
-The points come from the kernel's own scoring (``rules.score_all``), the one the
+The points come from the kernel's own scoring (``scoring.score_all``), the one the
 games' returns use; this module only builds a kernel state from readable layouts.
 
 The rulebook's example, 10 points: 2 for water symbols (Colligit), 2 for a set of
@@ -23,7 +23,21 @@ import numpy as np
 import pandas as pd
 
 from . import rules as R
-from .cards import CARD_TABLE, ELEMENTS, NUM_SPELLS, OVERLOAD, UNIVERSAL, card_index
+from .cards import (
+    CARD_TABLE,
+    COMMODUM_CARD,
+    ELEMENTS,
+    IMITARI_CARD,
+    NUM_SPELLS,
+    OVERLOAD,
+    OVERLOAD_PENALTY,
+    QUI_FIERI_CARD,
+    UNIVERSAL,
+    card_index,
+)
+from .scoring import score_all
+from .state import MAX_PLAYERS, MAX_ROWS, _in_layout
+from .strings import _columns as layout_columns
 
 Layout = Mapping[str, Sequence[int]] | Sequence[Sequence[int]]
 
@@ -63,8 +77,8 @@ def build_state(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(cfg, state)``: a kernel state holding these layouts (see ``score``)."""
     players = len(layouts)
-    if not 1 <= players <= R.MAX_PLAYERS:
-        raise ValueError(f"elementum: 1 to {R.MAX_PLAYERS} layouts (one per player), got {players}")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"elementum: 1 to {MAX_PLAYERS} layouts (one per player), got {players}")
     if imitation is not None and players != 1:
         raise ValueError("elementum: an imitation plays only in the solo game (one layout)")
     if sorted(sources) != sorted(ELEMENTS):
@@ -75,22 +89,22 @@ def build_state(
     state = np.zeros(config.state_size, np.int16)
     R.init(cfg, state)
     for k, element in enumerate(sources):
-        state[R.S_SOURCE + k] = ELEMENTS.index(element)
-        state[R.S_COLUMN_OF + ELEMENTS.index(element)] = k
+        state[R.S.source + k] = ELEMENTS.index(element)
+        state[R.S.column_of + ELEMENTS.index(element)] = k
     for c in range(NUM_SPELLS):
-        state[R.S_LOC + c] = R.LOC_OUT
+        state[R.S.loc + c] = R.LOC_OUT
     seats = [(p, layout, f"layout of player {p}") for p, layout in enumerate(layouts)]
     if players == 1:
         seats.append((R.IMITATION, imitation or [[]] * R.NUM_COLUMNS, "the imitation's layout"))
     for seat, layout, who in seats:
         for k, column in enumerate(_columns(layout, sources, who)):
-            if len(column) > R.MAX_ROWS:
-                raise ValueError(f"{who}: column {k + 1} holds {len(column)} cards, at most {R.MAX_ROWS}")
+            if len(column) > MAX_ROWS:
+                raise ValueError(f"{who}: column {k + 1} holds {len(column)} cards, at most {MAX_ROWS}")
             for number in column:
                 if not 1 <= number <= NUM_SPELLS:
                     raise ValueError(f"{who}: card {number!r} is not a spell card (1 to {NUM_SPELLS})")
                 c = card_index(number)
-                if state[R.S_LOC + c] != R.LOC_OUT:
+                if state[R.S.loc + c] != R.LOC_OUT:
                     raise ValueError(f"{who}: card {number} lies in two places")
                 element = int(R.CARD_ELEMENT[c])
                 if element != UNIVERSAL and ELEMENTS[element] != sources[k]:
@@ -101,22 +115,22 @@ def build_state(
                 R._place(cfg, state, seat, c, k)
     for number, count in (crystals or {}).items():
         c = card_index(number)
-        if not 1 <= number <= NUM_SPELLS or not R._in_layout(state, c):
+        if not 1 <= number <= NUM_SPELLS or not _in_layout(state, c):
             raise ValueError(f"elementum: crystals on card {number}, which lies in no layout")
-        if not 0 <= count <= R.CARD_SLOTS[c] or R._is_imitation(cfg, int(state[R.S_LOC + c]) - R.LOC_LAYOUT):
+        if not 0 <= count <= R.CARD_SLOTS[c] or R._is_imitation(cfg, int(state[R.S.loc + c]) - R.LOC_LAYOUT):
             raise ValueError(
                 f"elementum: card {number} ({CARD_TABLE[c].name}) takes at most {int(R.CARD_SLOTS[c])} crystals"
                 + (" and the imitation's none" if players == 1 else "")
             )
-        state[R.S_CRYST + c] = count
+        state[R.S.cryst + c] = count
     if overload is not None:
         holder = R.IMITATION if overload == "imitation" and players == 1 else overload
         if not isinstance(holder, (int, np.integer)) or not 0 <= holder < max(players, 2):
             raise ValueError(f"elementum: overload must be a player index (or 'imitation' solo), got {overload!r}")
-        state[R.S_OVERLOAD] = holder
-        state[R.S_LOC + OVERLOAD] = R.LOC_BESIDE + holder
+        state[R.S.overload] = holder
+        state[R.S.loc + OVERLOAD] = R.LOC_BESIDE + holder
     for number, owner in (tie_breakers or {}).items():
-        field = {51: R.S_MARK_BIFARIUS, 36: R.S_MARK_SPECULUM}.get(number)
+        field = {51: R.S.mark_bifarius, 36: R.S.mark_speculum}.get(number)
         if field is None:
             raise ValueError(f"elementum: only cards 51 (Bifarius) and 36 (Speculum) break ties, got {number}")
         state[field] = owner
@@ -142,38 +156,38 @@ def score(
     Commodum, Imitari and Qui Fieri choose what scores most (ruling 4).
     """
     cfg, state = build_state(layouts, crystals, sources, overload, tie_breakers, imitation)
-    R.score_all(cfg, state)
+    score_all(cfg, state)
     return score_card(cfg, state)
 
 
 def score_card(cfg: np.ndarray, state: np.ndarray) -> ScoreCard:
-    """The breakdown of a scored kernel state (after ``rules.score_all``)."""
-    names = [ELEMENTS[int(state[R.S_SOURCE + k])] for k in range(R.NUM_COLUMNS)]
+    """The breakdown of a scored kernel state (after ``scoring.score_all``)."""
+    names = [ELEMENTS[int(state[R.S.source + k])] for k in range(R.NUM_COLUMNS)]
     rows = []
-    players = int(cfg[R.C_PLAYERS])
+    players = int(cfg[R.C.players])
     for seat in range(players):
-        for k, column in enumerate(R._columns(state, seat)):
+        for k, column in enumerate(layout_columns(state, seat)):
             for row, c in enumerate(column):
                 rows.append({
                     "player": seat, "column": k + 1, "element": names[k], "row": row + 1,
-                    "card": c + 1, "name": CARD_TABLE[c].name, "crystals": int(state[R.S_CRYST + c]),
-                    "points": int(state[R.S_POINTS + c]), "note": _note(state, seat, c),
+                    "card": c + 1, "name": CARD_TABLE[c].name, "crystals": int(state[R.S.cryst + c]),
+                    "points": int(state[R.S.points + c]), "note": _note(state, seat, c),
                 })
-        if state[R.S_OVERLOAD] == seat:
+        if state[R.S.overload] == seat:
             rows.append({"player": seat, "column": 0, "element": "", "row": 0, "card": OVERLOAD + 1,
-                         "name": "Overload", "crystals": 0, "points": -R.OVERLOAD_PENALTY, "note": ""})
+                         "name": "Overload", "crystals": 0, "points": -OVERLOAD_PENALTY, "note": ""})
     columns = ["player", "column", "element", "row", "card", "name", "crystals", "points", "note"]
-    totals = [int(state[R.S_SCORE + p]) for p in range(players)]
+    totals = [int(state[R.S.score + p]) for p in range(players)]
     return ScoreCard(totals=totals, cards=pd.DataFrame(rows, columns=columns))
 
 
 def _note(state, seat: int, c: int) -> str:
-    if c == R.COMMODUM_CARD and state[R.S_HALVES + seat] >= 0:
-        return f"half of {int(state[R.S_HALVES + seat]) + 1}"
-    if c == R.IMITARI_CARD and state[R.S_IMITATES + seat] >= 0:
-        return f"as {int(state[R.S_IMITATES + seat]) + 1}"
-    if c == R.QUI_FIERI_CARD:
-        helped = [int(state[f + seat]) + 1 for f in (R.S_QF_A, R.S_QF_B) if state[f + seat] >= 0]
+    if c == COMMODUM_CARD and state[R.S.halves + seat] >= 0:
+        return f"half of {int(state[R.S.halves + seat]) + 1}"
+    if c == IMITARI_CARD and state[R.S.imitates + seat] >= 0:
+        return f"as {int(state[R.S.imitates + seat]) + 1}"
+    if c == QUI_FIERI_CARD:
+        helped = [int(state[f + seat]) + 1 for f in (R.S.qf_a, R.S.qf_b) if state[f + seat] >= 0]
         if helped:
             return "helps " + " ".join(map(str, helped))
     return ""
@@ -183,5 +197,5 @@ def score_state(state) -> ScoreCard:
     """The score card of an OpenSpiel ``elementum`` state (its layouts as they lie)."""
     game = state.get_game()
     array = state.array.copy()
-    R.score_all(game.cfg, array)
+    score_all(game.cfg, array)
     return score_card(game.cfg, array)
