@@ -5,6 +5,8 @@ folder under ``games/`` is all it takes for a game to be checked here. The per-g
 test files keep the rulebook scenarios.
 """
 
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -12,6 +14,7 @@ from numba.core.registry import CPUDispatcher
 
 import elements_ai
 from elements_ai.core import generic, rules
+from elements_ai.core.layout import views
 from elements_ai.core.rng import seeds_from
 from elements_ai.testing import check_conformance, check_faces_agree, random_action, random_states
 
@@ -179,6 +182,20 @@ def test_chance_outcomes_are_sampled_with_their_probabilities(name, variant):
                 checked += 1
             state.apply_action(random_action(state, rng))
     assert checked >= 300
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_the_state_is_read_by_piece_name_and_its_table_is_documented(name, variant):
+    """Every game declares its state as named pieces (``core.layout.state_layout``):
+    they tile the state array, the first says who is to move, and the module that
+    declares them shows their table in its docstring."""
+    game = load(name, variant)
+    pieces = game.config.state_pieces
+    assert pieces and pieces[0].name == "player" and pieces[-1].stop == game.config.state_size
+    for state in random_states(game, 5, seed=2):
+        assert views(pieces, state.array).player[0] == state.current_player()
+    module = sys.modules[game.kernel.configure.__module__]
+    assert module.S._table() in module.__doc__, f"{module.__name__}: the state table is not in the docstring"
 
 
 def _view(state, player):

@@ -1,14 +1,14 @@
 """Elementum: the constants, the state and configuration layouts, ``configure``, and the
 small helpers over the state that the rules, the scoring and the encoders share.
 
-The configuration ``cfg`` and the state (int16) are laid out by ``C`` and ``S``
-below (their tables close this docstring); the tensors by ``OBS`` and
-``INFO``. The state's header comes first, then pieces per column, element, seat or
-hand (sized NUM_COLUMNS, NUM_ELEMENTS, MAX_SEATS), then per card, then ``S.scratch``
-(``SCRATCH``: counters used inside ``resample``, zero between calls) and the log: every
-player action and public chance event, ``actor * LOG_STRIDE + value`` (actors: the
-players, ACTOR_*), for the perfect-recall strings. Hidden picks and swap
-declarations of the current step sit at its end.
+The configuration ``cfg`` and the state (int16) are laid out by ``C`` and ``S`` below
+(their tables close this docstring); the tensors by ``OBS`` and ``INFO``. The state's
+header comes first, then pieces per column, element, seat or hand (sized NUM_COLUMNS,
+NUM_ELEMENTS, MAX_SEATS), then per card, then ``S.scratch`` (``SCRATCH``: counters
+used inside ``resample``, zero between calls) and the log: every player action and
+public chance event, ``actor * LOG_STRIDE + value`` (actors: the players, ACTOR_*),
+for the perfect-recall strings. Hidden picks and swap declarations of the current
+step sit at its end.
 """
 
 from __future__ import annotations
