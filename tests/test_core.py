@@ -7,6 +7,7 @@ import pkgutil
 import subprocess
 import sys
 import textwrap
+import types
 
 import numpy as np
 import pytest
@@ -14,6 +15,8 @@ import pytest
 import elements_ai
 import elements_ai.testing
 from elements_ai.core.generic import _source_digest, generic, rules, rules_of
+from elements_ai.core.kernel import GAME_MODULES, Kernel
+from elements_ai.core.rules import KERNEL_FUNCTIONS, OPTIONAL_FUNCTIONS
 
 
 @generic
@@ -112,3 +115,23 @@ def test_docstring_examples_run():
             failed.append(name)
     assert not failed, f"docstring examples fail in {failed}"
     assert attempted >= 20
+
+
+def test_a_game_written_as_one_module_makes_the_same_kernel():
+    """A newcomer may start with one module holding the whole game."""
+    one_file = types.ModuleType("my_game")
+    for part in GAME_MODULES:
+        vars(one_file).update(vars(importlib.import_module(f"elements_ai.games.elements.{part}")))
+    one_file.__name__ = "my_game"
+    kernel = Kernel.from_rules(one_file, long_name="One file", min_num_players=2, max_num_players=2)
+    packaged = elements_ai.get_kernel("elements")
+    assert kernel.short_name == "my_game" and kernel.variants == packaged.variants
+    for name in KERNEL_FUNCTIONS + OPTIONAL_FUNCTIONS + ("action_to_string", "state_to_string", "configure"):
+        assert getattr(kernel, name) is getattr(packaged, name), name
+
+
+def test_a_game_package_must_define_every_kernel_function():
+    lacking = types.ModuleType("lacking")
+    lacking.PARAMS, lacking.configure = {}, None
+    with pytest.raises(AttributeError, match="lacking: no module of the game defines 'init'"):
+        Kernel.from_rules(lacking, long_name="x", min_num_players=1, max_num_players=1)

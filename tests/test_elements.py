@@ -6,8 +6,8 @@ import pyspiel
 import pytest
 
 import elements_ai
-from elements_ai.games.elements import rules as R
-from elements_ai.testing import play_by_strings
+from elements_ai.core.layout import views
+from elements_ai.testing import play_by_strings, random_states
 
 
 def deal(p0, p1):
@@ -167,31 +167,16 @@ def test_information_state_recalls_the_round():
     assert observer.dict["round_start"].tolist() == [0, 1]
 
 
-def test_resample_keeps_the_information_state():
+def test_resample_keeps_every_card_of_the_deck_somewhere():
+    # The information state, reading nothing hidden and reachability: tests/test_games.py.
     game = elements_ai.load_game("elements")
-    kernel = game.kernel
     rng = np.array([3], np.uint64)
-    for seed in range(40):
-        state = game.new_initial_state()
-        rnd = np.random.default_rng(seed)
-        while not state.is_terminal() and len(state.history()) < 30 + seed:
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rnd.choice(actions, p=probs)))
-            else:
-                state.apply_action(int(rnd.choice(state.legal_actions())))
-        if state.current_player() < 0:
-            continue
-        player = state.current_player()
+    for state in random_states(game, 40, seed=1):
         out = np.empty_like(state.array)
-        kernel.resample(game.cfg, state.array, player, rng, out)
-        sampled = game.state_from_array(out)
-        assert sampled.information_state_tensor(player) == state.information_state_tensor(player)
-        assert sampled.information_state_string(player) == state.information_state_string(player)
-        assert sampled.legal_actions() == state.legal_actions()
-        # every card of the deck is somewhere
-        cards = out[R.S_DECK : R.S_DECK + 6].sum() + out[R.S_HAND : R.S_HAND + 24].sum()
-        cards += out[R.S_DISPLAY_LEN] + out[R.S_DISCARDED : R.S_DISCARDED + 2].sum()
+        game.kernel.resample(game.cfg, state.array, state.current_player(), rng, out)
+        piece = views(game.config.state_pieces, out)
+        cards = piece.deck.sum() + piece.hand.sum() + piece.front.sum()
+        cards += piece.display_len[0] + piece.discarded.sum()
         assert cards == 16
 
 

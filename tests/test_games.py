@@ -5,6 +5,8 @@ folder under ``games/`` is all it takes for a game to be checked here. The per-g
 test files keep the rulebook scenarios.
 """
 
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -12,6 +14,8 @@ from numba.core.registry import CPUDispatcher
 
 import elements_ai
 from elements_ai.core import generic, rules
+from elements_ai.core.layout import views
+from elements_ai.core.rng import seeds_from
 from elements_ai.testing import check_conformance, check_faces_agree, random_action, random_states
 
 CASES = [
@@ -178,6 +182,79 @@ def test_chance_outcomes_are_sampled_with_their_probabilities(name, variant):
                 checked += 1
             state.apply_action(random_action(state, rng))
     assert checked >= 300
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_the_state_is_read_by_piece_name_and_its_table_is_documented(name, variant):
+    """Every game declares its state as named pieces (``core.layout.state_layout``):
+    they tile the state array, the first says who is to move, and the module that
+    declares them shows their table in its docstring."""
+    game = load(name, variant)
+    pieces = game.config.state_pieces
+    assert pieces and pieces[0].name == "player" and pieces[-1].stop == game.config.state_size
+    for state in random_states(game, 5, seed=2):
+        assert views(pieces, state.array).player[0] == state.current_player()
+    module = sys.modules[game.kernel.configure.__module__]
+    assert module.S._table() in module.__doc__, f"{module.__name__}: the state table is not in the docstring"
+
+
+def _view(state, player):
+    """Everything ``player`` may know of ``state``."""
+    return (
+        state.information_state_tensor(player),
+        state.information_state_string(player),
+        state.observation_tensor(player),
+        state.observation_string(player),
+        state.current_player(),
+        state.legal_actions() if state.current_player() == player else None,
+    )
+
+
+def _play_out_by_the_rules(game, state, rng):
+    """Plays ``state`` on at random to the end, checking that each step is possible:
+    chance outcomes a distribution, a legal action for the player to move, returns in
+    range, and an end within the game's bounds."""
+    for _ in range(game.max_game_length() + game.max_chance_nodes_in_history() + 1):
+        if state.is_terminal():
+            returns = state.returns()
+            assert all(game.min_utility() - 1e-9 <= r <= game.max_utility() + 1e-9 for r in returns), returns
+            return
+        if state.is_chance_node():
+            probs = [p for _, p in state.chance_outcomes()]
+            assert probs and min(probs) > 0 and abs(sum(probs) - 1) < 1e-9, (probs, str(state))
+        else:
+            assert state.legal_actions(), str(state)
+        state.apply_action(random_action(state, rng))
+    raise AssertionError(f"longer than the game's bounds:\n{state}")
+
+
+RESAMPLE_CASES = [case for case in CASES if elements_ai.get_kernel(case.values[0]).resample is not None]
+
+
+@pytest.mark.parametrize("name, variant", RESAMPLE_CASES)
+def test_resample_keeps_the_observers_view_and_gives_a_reachable_state(name, variant):
+    """The resample contract (``core/rules.py``): the state drawn for a player keeps
+    that player's information state (and all else it sees), reads nothing hidden (a
+    state the player cannot tell apart resamples alike), and is reachable: the game
+    plays on from it by the rules to an end within its bounds."""
+    game = load(name, variant)
+    kernel, cfg = game.kernel, game.cfg
+    rng = np.random.default_rng(3)
+    states = random_states(game, 12 if name == "elements1997" else 25, seed=4)
+    changed = 0
+    for i, state in enumerate(states):
+        for player in range(game.num_players()):
+            out = np.empty_like(state.array)
+            kernel.resample(cfg, state.array, player, seeds_from(i, 1), out)
+            drawn = game.state_from_array(out.copy())
+            assert _view(drawn, player) == _view(state, player), f"{name}-{variant} player {player}\n{state}"
+            changed += not np.array_equal(out, state.array)
+            first, second = np.empty_like(out), np.empty_like(out)
+            kernel.resample(cfg, state.array, player, seeds_from(99, 1), first)
+            kernel.resample(cfg, out, player, seeds_from(99, 1), second)
+            np.testing.assert_array_equal(first, second, f"{name}-{variant}: resample reads what is hidden")
+            _play_out_by_the_rules(game, drawn, rng)
+    assert changed or game.config.perfect_information, f"{name}-{variant}: resample never drew anything hidden"
 
 
 HOT_FUNCTIONS = ("init", "current_player", "legal_mask", "chance_outcomes", "apply", "returns", "sample_legal",

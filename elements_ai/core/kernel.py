@@ -3,9 +3,19 @@
 A game's rules are numba-jitted functions over a flat integer state array. Every
 function takes the instance's configuration array ``cfg`` first, so one compiled
 kernel serves every parameter set of the game (no recompilation per variant). A
-game's ``rules.py`` defines them, with ``PARAMS`` (its parameters), ``configure``
-(parameters -> ``Config``) and ``VARIANTS`` (named parameter sets the generic checks
-run on); its ``__init__.py`` builds the ``Kernel`` with ``Kernel.from_rules``.
+game is a folder under ``games/``, one module per concern::
+
+    rules.py      PARAMS, VARIANTS, configure, the state layout (``core.layout``) and
+                  the rules: init, current_player, legal_mask, chance_outcomes, apply,
+                  returns (and sample_legal, sample_chance)
+    resample.py   resample
+    heuristic.py  heuristic (the ``rules`` bot)
+    encode.py     encode_observation, encode_information_state
+    strings.py    action_to_string, state_to_string, observation_string,
+                  information_state_string
+
+and its ``__init__.py`` builds the ``Kernel`` with ``Kernel.from_rules(__name__, ...)``.
+A game may as well start as one module that defines everything.
 
 Jitted functions, whose contracts ``core/rules.py`` states one by one::
 
@@ -37,6 +47,9 @@ Plain Python functions (strings are for people, not for speed)::
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -60,7 +73,8 @@ class Config:
     ``obs_pieces`` / ``info_pieces`` are the consecutive parts of the flat
     observation / information-state tensors, as placed by a ``core.layout``
     (their offsets are in ``cfg``); the OpenSpiel observer exposes them as
-    ``observer.dict[name]``.
+    ``observer.dict[name]``. ``state_pieces`` are the state array's, as placed by
+    a state layout (``core.layout.views`` reads a state by them).
     """
 
     cfg: np.ndarray
@@ -77,6 +91,7 @@ class Config:
     utility_sum: float | None = 0.0
     perfect_information: bool = False
     deterministic: bool = False
+    state_pieces: tuple[Piece, ...] = ()
 
     def __post_init__(self):
         for kind, pieces in (("observation", self.obs_pieces), ("information-state", self.info_pieces)):
@@ -85,6 +100,13 @@ class Config:
                 if not isinstance(piece, Piece) or piece.offset != offset or self.cfg[piece.slot] != offset:
                     raise ValueError(f"{kind} piece {piece!r} is not placed in cfg by a tensor layout")
                 offset = piece.stop
+        offset = 0
+        for piece in self.state_pieces:
+            if piece.offset != offset or (piece.slot is not None and self.cfg[piece.slot] != offset):
+                raise ValueError(f"state piece {piece!r} is not placed by a state layout")
+            offset = piece.stop
+        if self.state_pieces and offset != self.state_size:
+            raise ValueError(f"the state pieces end at {offset}, but state_size is {self.state_size}")
 
     @property
     def obs_size(self) -> int:
@@ -131,28 +153,43 @@ class Kernel:
     deterministic: bool = False
 
     @classmethod
-    def from_rules(cls, rules, **info: Any) -> Kernel:
-        """The kernel whose functions (and ``PARAMS``, ``configure``, ``VARIANTS``) a rules module defines.
+    def from_rules(cls, game: str | types.ModuleType, **info: Any) -> Kernel:
+        """The kernel of a game package (its modules, see the module docstring), or of
+        one module that defines everything; a name is imported. ``PARAMS`` and
+        ``configure`` come with the functions, ``VARIANTS`` when defined.
 
         ``info`` gives the rest: ``long_name``, ``min_num_players``,
         ``max_num_players`` and any optional field. ``short_name`` defaults to the
-        game's folder name; the optional functions (``sample_legal``, ``sample_chance``,
-        ``resample``, ``heuristic``) are taken when the module defines them.
+        game's folder name (or module name); the optional functions (``sample_legal``,
+        ``sample_chance``, ``resample``, ``heuristic``) are taken when defined.
 
-        >>> from elements_ai.games.elements import rules
-        >>> kernel = Kernel.from_rules(rules, long_name="Elements (2016)", min_num_players=2, max_num_players=2)
-        >>> kernel.short_name, kernel.heuristic is rules.heuristic, kernel.variants["small"]["hand_size"]
+        >>> from elements_ai.games import elements
+        >>> kernel = Kernel.from_rules(elements, long_name="Elements (2016)", min_num_players=2, max_num_players=2)
+        >>> kernel.short_name, kernel.heuristic is elements.heuristic.heuristic, kernel.variants["small"]["hand_size"]
         ('elements', True, 2)
         """
-        functions = {name: getattr(rules, name) for name in _RULES_FUNCTIONS}
+        if isinstance(game, str):
+            game = importlib.import_module(game)
+        modules = _game_modules(game)
+
+        def find(name: str, required: bool = True):
+            for module in modules:
+                if hasattr(module, name):
+                    return getattr(module, name)
+            if required:
+                raise AttributeError(f"{game.__name__}: no module of the game defines {name!r}")
+            return None
+
+        functions = {name: find(name) for name in _RULES_FUNCTIONS}
         for name in OPTIONAL_FUNCTIONS:
-            if hasattr(rules, name):
-                functions[name] = getattr(rules, name)
-        info.setdefault("short_name", rules.__name__.split(".")[-2])
-        variants = dict(getattr(rules, "VARIANTS", {"default": {}}))
+            if find(name, required=False) is not None:
+                functions[name] = find(name)
+        parts = game.__name__.split(".")
+        info.setdefault("short_name", parts[-2] if parts[-1] == "rules" and len(parts) > 1 else parts[-1])
+        variants = dict(find("VARIANTS", required=False) or {"default": {}})
         if variants.get("default", None) != {} or next(iter(variants)) != "default":
             raise ValueError(f"{info['short_name']}: VARIANTS must start with 'default': {{}}")
-        return cls(params=rules.PARAMS, configure=rules.configure, variants=variants, **functions, **info)
+        return cls(params=find("PARAMS"), configure=find("configure"), variants=variants, **functions, **info)
 
     def resolve_params(self, params: Mapping[str, Any] | None = None) -> dict[str, ParamValue]:
         """Full parameter dict (defaults filled in) after checking names, types and ranges.
@@ -172,3 +209,17 @@ _RULES_FUNCTIONS = KERNEL_FUNCTIONS + (
     "observation_string",
     "information_state_string",
 )
+
+
+# A game package's modules, by concern; each kernel function is looked up in them in this order.
+GAME_MODULES = ("rules", "resample", "heuristic", "encode", "strings")
+
+
+def _game_modules(game: types.ModuleType) -> list[types.ModuleType]:
+    if not hasattr(game, "__path__"):  # one module holds the whole game
+        return [game]
+    return [
+        importlib.import_module(f"{game.__name__}.{name}")
+        for name in GAME_MODULES
+        if importlib.util.find_spec(f"{game.__name__}.{name}") is not None
+    ]

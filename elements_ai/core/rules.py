@@ -6,7 +6,7 @@ calls the ``apply`` of the game the function is compiled for. This module lists 
 one raises). Every function takes the configuration array ``cfg`` first and works on
 one state array ``state`` (a 1-D integer array, ``Kernel.state_dtype``).
 
-The functions a game's ``rules.py`` defines (``Kernel.from_rules``) are listed in
+The functions a game's modules define (``Kernel.from_rules``) are listed in
 ``KERNEL_FUNCTIONS`` and ``OPTIONAL_FUNCTIONS``; ``rules`` adds defaults for the
 optional ones, the flags ``HAS_RESAMPLE`` and ``HAS_HEURISTIC``, and the samplers
 ``sample_action`` / ``sample_action_masked`` / ``sample_outcome``.

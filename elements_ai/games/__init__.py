@@ -1,5 +1,7 @@
-"""The games. Each lives in ``games/<name>/``: ``rules.py`` (the kernel), ``RULES.md``
-(the rulings) and ``__init__.py`` exposing the kernel as ``KERNEL``.
+"""The games. Each lives in ``games/<name>/``: ``rules.py`` (the state layout and the
+rules) with ``resample.py``, ``heuristic.py``, ``encode.py`` and ``strings.py`` beside it
+(or one module for everything, see ``core/kernel.py``), ``RULES.md`` (the rulings) and
+``__init__.py`` exposing the kernel as ``KERNEL``.
 
 Every subpackage here that exposes ``KERNEL`` is a game: adding a game means adding
 its folder; registration and all three faces follow.

@@ -7,10 +7,9 @@
 """
 
 from ...core.kernel import Kernel
-from . import rules
 
 KERNEL = Kernel.from_rules(
-    rules,
+    __name__,
     long_name="Elemental Duel",
     min_num_players=2,
     max_num_players=2,

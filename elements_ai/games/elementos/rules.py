@@ -11,38 +11,17 @@ wood takes water, water takes fire). Piece kind k has the faces k and (k + 1) % 
 0 fire/wood, 1 wood/water, 2 water/fire. A piece lies on ``side`` 0 (face k up) or
 1 (face k + 1 up).
 
-Configuration ``cfg`` (int64), built by ``configure``::
-
-    C_ROWS       rows of the board (6..15)
-    C_SQUARES    3 x rows
-    C_MAX_MOVES  player actions after which the game is a draw
-    C_STANDARD   1: the fixed public setup, 0: chance places the pieces
-    C_HISTORY    S_HISTORY offset (after the board)
-
-State (int16)::
-
-    S_PLAYER        next to act: 0, 1, CHANCE (-1) or TERMINAL (-4)
-    S_PLACED        pieces placed by the setup (0..18; player 0's nine come first)
-    S_PENDING       kind drawn for the next piece whose face is not drawn yet, or -1
-    S_MOVES         player actions played
-    S_FLIPS         flips since the last action that was not a flip (rule 8)
-    S_WINNER        0 or 1; -1 while playing and for a draw
-    S_END           why the game ended: END_NONE, END_WAND, END_STUCK, END_CAP
-    S_HOME + p      square of player p's home piece (the one carrying the wand)
-    S_CAPTURED + 3p + k   player p's pieces of kind k taken by the opponent
-    S_BITS + 3b + w the board b (OCC_0, OCC_1, WOOD_UP, WATER_UP) as 3 words of 15
-                    bits; see "move generation on bitboards"
-    S_BOARD + sq    the piece on square sq as a cell (below); 0 when empty
-    S_HISTORY + i   the i-th player action, plus CAPTURE_UNIT * (kind + 1) when it
-                    took a piece of that kind (turns alternate from player 0)
+The configuration ``cfg`` and the state (int16) are laid out by ``C`` and ``S``
+below, named pieces whose tables close this docstring; the tensors by ``OBS`` and
+``INFO``.
 
 A cell packs one piece: bit 0 set (occupied), bit 1 the owner, bits 2-3 the kind,
 bit 4 the side, bit 5 set once the back face is public (the piece was flipped, or the
 setup is the public standard one). The home piece is not marked in its cell: the
-wand's square is ``S_HOME + p``.
+wand's square is ``state[S.home + p]``.
 
 Rule 8 (equilibrium) needs every position since the last non-flip action. Those are
-kept exactly by the trailing ``S_FLIPS`` entries of the history; see ``flip_barred``.
+kept exactly by the trailing ``S.flips`` entries of the history; see ``flip_barred``.
 
 Legal actions are found on bitboards (one int64 per set of squares) that the state
 keeps beside the cells, updated with every change of a cell; see "move generation on
@@ -54,10 +33,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ...core.arrays import copy, fill
+from ...core.arrays import fill
 from ...core.kernel import CHANCE, TERMINAL, Config, Param, int_range, one_of
-from ...core.layout import tensor_layout
-from ...core.rng import sample_index, uniform
+from ...core.layout import state_layout, tensor_layout
 
 FIRE, WOOD, WATER = 0, 1, 2
 NUM_SYMBOLS = 3  # fire, wood, water; also the number of piece kinds
@@ -85,9 +63,14 @@ END_NONE, END_WAND, END_STUCK, END_CAP = 0, 1, 2, 3
 
 OCCUPIED, OWNER_BIT, SIDE_BIT, PUBLIC_BIT = 1, 2, 16, 32
 CAPTURE_UNIT = 512  # history entries: action id (< 512) + CAPTURE_UNIT * (kind + 1)
-MAX_MOVES_LIMIT = 10000  # S_MOVES is an int16 and the history is stored in the state
+MAX_MOVES_LIMIT = 10000  # S.moves is an int16 and the history is stored in the state
 
-C_ROWS, C_SQUARES, C_MAX_MOVES, C_STANDARD, C_HISTORY, C_SIZE = 0, 1, 2, 3, 4, 5
+C = state_layout(
+    rows=(1, "rows of the board (6..15)"),
+    squares=(1, "3 x rows"),
+    max_moves=(1, "player actions after which the game is a draw"),
+    standard=(1, "1: the fixed public setup, 0: chance places the pieces"),
+)
 
 # The boards kept in the state: the squares of player 0's pieces, of player 1's, and
 # of the pieces showing wood and showing water (fire: occupied and neither).
@@ -96,11 +79,28 @@ NUM_BOARDS = 4
 WORDS, WORD_BITS = 3, 15  # 3 x 15 = 45 squares, the largest board; a word stays a positive int16
 WORD_MASK = (1 << WORD_BITS) - 1
 
-S_PLAYER, S_PLACED, S_PENDING, S_MOVES, S_FLIPS, S_WINNER, S_END = range(7)
-S_HOME = S_END + 1
-S_CAPTURED = S_HOME + 2
-S_BITS = S_CAPTURED + 2 * NUM_SYMBOLS
-S_BOARD = S_BITS + NUM_BOARDS * WORDS
+
+
+def _squares(params):
+    return COLS * params["rows"]
+
+
+S = state_layout(
+    player=(1, "next to act: 0, 1, CHANCE (-1) or TERMINAL (-4)"),
+    placed=(1, "pieces placed by the setup (0..18; player 0's nine come first)"),
+    pending=(1, "kind drawn for the next piece whose face is not drawn yet, or -1"),
+    moves=(1, "player actions played"),
+    flips=(1, "flips since the last action that was not a flip (rule 8)"),
+    winner=(1, "0 or 1; -1 while playing and for a draw"),
+    end=(1, "why the game ended: END_NONE, END_WAND, END_STUCK, END_CAP"),
+    home=(2, "square of player p's home piece (the one carrying the wand)"),
+    captured=((2, NUM_SYMBOLS), "player p's pieces of kind k taken by the opponent"),
+    bits=((NUM_BOARDS, WORDS), "the board b (OCC_0, OCC_1, WOOD_UP, WATER_UP) as 3 words of 15 bits"),
+    board=(_squares, "the piece on square sq as a cell (below); 0 when empty"),
+    history=(lambda p: p["max_moves"], "the i-th player action, plus CAPTURE_UNIT * (kind + 1) when it "
+             "took a piece of that kind (turns alternate from player 0)"),
+    slots=C._size,
+)
 
 # Standard setup of player 0 on a1, b1, c1, a2, ... as (kind, side): three of each
 # symbol face up. Player 1's is the same turned 180 degrees.
@@ -114,15 +114,11 @@ STANDARD = np.array(
 )
 
 
-def _squares(params):
-    return COLS * params["rows"]
-
-
 # Tensor pieces. Per-player pieces are ordered (observer, opponent) so that one
 # network serves both seats; "observer" carries the absolute seat. The board is
 # not turned: squares are the action squares.
 OBS = tensor_layout(
-    C_SIZE,
+    S._end,
     observer=2,
     to_move=2,
     pieces=lambda p: (2, _squares(p)),
@@ -140,6 +136,16 @@ INFO = OBS._extend(
     history_capture=lambda p: (p["max_moves"], NUM_SYMBOLS),
 )
 CFG_SIZE = INFO._end
+
+__doc__ += f"""
+Configuration ``cfg``, ``C`` (then the cfg slots of ``S``, ``OBS`` and ``INFO``)::
+
+{C._table("C")}
+
+State ``S``::
+
+{S._table()}
+"""
 
 PARAMS = {
     "rows": Param(9, "rows of the board (3 columns)", int_range(6, 15)),
@@ -165,17 +171,18 @@ def configure(params: dict) -> Config:
     max_moves = params["max_moves"]
     standard = params["setup"] == "standard"
     cfg = np.zeros(CFG_SIZE, np.int64)
-    cfg[C_ROWS] = rows
-    cfg[C_SQUARES] = squares
-    cfg[C_MAX_MOVES] = max_moves
-    cfg[C_STANDARD] = int(standard)
-    cfg[C_HISTORY] = S_BOARD + squares
+    cfg[C.rows] = rows
+    cfg[C.squares] = squares
+    cfg[C.max_moves] = max_moves
+    cfg[C.standard] = int(standard)
+    state_pieces = S._place(cfg, params)
     return Config(
         cfg=cfg,
         num_players=2,
         num_actions=squares * ACTIONS_PER_SQUARE,
         max_chance_outcomes=0 if standard else NUM_CHANCE,
-        state_size=S_BOARD + squares + max_moves,
+        state_size=state_pieces[-1].stop,
+        state_pieces=state_pieces,
         obs_pieces=OBS._place(cfg, params),
         info_pieces=INFO._place(cfg, params),
         min_utility=-1.0,
@@ -233,7 +240,7 @@ def takes(attacker, target):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def start_square(cfg, player, j):
     """Square of the j-th piece (board order) of ``player``'s starting block."""
-    return j if player == 0 else COLS * (cfg[C_ROWS] - START_ROWS) + j
+    return j if player == 0 else COLS * (cfg[C.rows] - START_ROWS) + j
 
 
 # --- rules -----------------------------------------------------------------------
@@ -241,27 +248,27 @@ def start_square(cfg, player, j):
 @nb.njit(cache=True, _nrt=False)
 def init(cfg, state):
     fill(state, 0)
-    state[S_PENDING] = -1
-    state[S_WINNER] = -1
-    rows = cfg[C_ROWS]
-    state[S_HOME] = 4  # b2
-    state[S_HOME + 1] = COLS * (rows - 2) + 1  # b(rows - 1)
-    if cfg[C_STANDARD] == 1:
+    state[S.pending] = -1
+    state[S.winner] = -1
+    rows = cfg[C.rows]
+    state[S.home] = 4  # b2
+    state[S.home + 1] = COLS * (rows - 2) + 1  # b(rows - 1)
+    if cfg[C.standard] == 1:
         for j in range(PIECES):
             kind, side = STANDARD[j, 0], STANDARD[j, 1]
             set_cell(state, j, make_cell(0, kind, side, 1))
             # Turned 180 degrees: column c -> 2 - c, row r -> rows + 1 - r.
             mirrored = COLS * (rows - 1 - j // COLS) + COLS - 1 - j % COLS
             set_cell(state, mirrored, make_cell(1, kind, side, 1))
-        state[S_PLACED] = 2 * PIECES
-        state[S_PLAYER] = 0
+        state[S.placed] = 2 * PIECES
+        state[S.player] = 0
     else:
-        state[S_PLAYER] = CHANCE
+        state[S.player] = CHANCE
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def current_player(cfg, state):
-    return state[S_PLAYER]
+    return state[S.player]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -269,7 +276,7 @@ def flip_barred(cfg, state):
     """Bitmask of the squares whose flip rule 8 forbids now.
 
     Since the last non-flip action the positions were P_0 .. P_n, P_i being P_0 with
-    the flips f_1 .. f_i applied (history's trailing S_FLIPS entries). No piece moves
+    the flips f_1 .. f_i applied (history's trailing S.flips entries). No piece moves
     and no wand moves meanwhile, so a square names a piece, and the side to move of
     P_i is that of P_0 switched i times. Flipping X makes P_{n+1}, which equals P_i
     exactly when f_{i+1} .. f_n, X turn every piece an even number of times: an even
@@ -277,15 +284,15 @@ def flip_barred(cfg, state):
     the XOR of the square bits of some suffix f_t .. f_n is the single bit of X. Only
     the mover's own squares matter to the caller (a single opponent bit is harmless).
     """
-    return _flip_barred(cfg[C_HISTORY], state)
+    return _flip_barred(cfg[S.history], state)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _flip_barred(history, state):
     barred = np.int64(0)
     acc = np.int64(0)
-    end = history + state[S_MOVES]
-    for i in range(state[S_FLIPS]):
+    end = history + state[S.moves]
+    for i in range(state[S.flips]):
         square = (state[end - 1 - i] % CAPTURE_UNIT) // ACTIONS_PER_SQUARE
         acc ^= np.int64(1) << square
         if acc != 0 and (acc & (acc - 1)) == 0:
@@ -342,13 +349,13 @@ def lowest_square(board):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def read_board(state, board):
     """The bitboard ``board`` (OCC_0, OCC_1, WOOD_UP or WATER_UP) of ``state``."""
-    at = S_BITS + WORDS * board
+    at = S.bits + WORDS * board
     return np.int64(state[at]) | (np.int64(state[at + 1]) << WORD_BITS) | (np.int64(state[at + 2]) << 2 * WORD_BITS)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _toggle_board(state, board, squares):
-    at = S_BITS + WORDS * board
+    at = S.bits + WORDS * board
     state[at] ^= squares & WORD_MASK
     state[at + 1] ^= (squares >> WORD_BITS) & WORD_MASK
     state[at + 2] ^= (squares >> 2 * WORD_BITS) & WORD_MASK
@@ -373,23 +380,23 @@ def set_cell(state, square, cell):
     """Puts ``cell`` on ``square`` and keeps the boards in step. Every change of a
     cell goes through here (or ``rebuild_boards`` after the cells were written)."""
     bit = np.int64(1) << square
-    old_0, old_1, old_wood, old_water = _cell_boards(np.int64(state[S_BOARD + square]), bit)
+    old_0, old_1, old_wood, old_water = _cell_boards(np.int64(state[S.board + square]), bit)
     new_0, new_1, new_wood, new_water = _cell_boards(np.int64(cell), bit)
     _toggle_board(state, OCC_0, old_0 ^ new_0)
     _toggle_board(state, OCC_1, old_1 ^ new_1)
     _toggle_board(state, WOOD_UP, old_wood ^ new_wood)
     _toggle_board(state, WATER_UP, old_water ^ new_water)
-    state[S_BOARD + square] = cell
+    state[S.board + square] = cell
 
 
 @nb.njit(cache=True, _nrt=False)
 def rebuild_boards(cfg, state):
     """Recomputes the boards from the cells (for positions written cell by cell)."""
-    for at in range(S_BITS, S_BOARD):
+    for at in range(S.bits, S.board):
         state[at] = 0
-    for square in range(cfg[C_SQUARES]):
-        cell = state[S_BOARD + square]
-        state[S_BOARD + square] = 0  # empty boards: the square is empty in them
+    for square in range(cfg[C.squares]):
+        cell = state[S.board + square]
+        state[S.board + square] = 0  # empty boards: the square is empty in them
         set_cell(state, square, cell)
 
 
@@ -411,10 +418,10 @@ def _legal_boards(squares, state, player, barred):
     wood, water = read_board(state, WOOD_UP), read_board(state, WATER_UP)
     empty = ((np.int64(1) << squares) - 1) & ~(own | other)
     fire = (own | other) & ~(wood | water)
-    home_square = state[S_HOME + player]
+    home_square = state[S.home + player]
     home = np.int64(1) << home_square
     movers = own & ~home
-    prey = other & ~(np.int64(1) << state[S_HOME + 1 - player])
+    prey = other & ~(np.int64(1) << state[S.home + 1 - player])
     # Where a piece showing fire, wood or water may go: empty, or a piece it takes.
     by_fire, by_wood, by_water = movers & fire, movers & wood, movers & water
     to_fire, to_wood, to_water = empty | (prey & wood), empty | (prey & water), empty | (prey & fire)
@@ -446,11 +453,11 @@ def legal_mask(cfg, state, mask):
         mask[action] = False
     # Written without a branch around the arrays so that numba keeps no reference
     # counting here: at chance and terminal nodes every board is masked off.
-    player = state[S_PLAYER]
+    player = state[S.player]
     live = -np.int64(player >= 0)
     player = max(player, 0)
     barred = flip_barred(cfg, state)
-    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg[C_SQUARES], state, player, barred)
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg[C.squares], state, player, barred)
     # Only squares with a legal action get written: every other entry stays False.
     left = (forward | diagonal_a | diagonal_c | side_a | side_c | flip) & live
     while left != 0:
@@ -463,7 +470,7 @@ def legal_mask(cfg, state, mask):
         mask[base + 4] = (side_c >> square) & 1
         mask[base + FLIP] = (flip >> square) & 1
         left &= left - 1
-    base = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND
+    base = state[S.home + player] * ACTIONS_PER_SQUARE + WAND
     wand &= live
     for direction in range(NUM_DIRECTIONS):
         mask[base + direction] = (wand >> direction) & 1
@@ -481,9 +488,9 @@ def _nth_square(board, n):
 def sample_legal(cfg, state, u):
     """The ``int(u * count)``-th legal action, counted board by board (forward moves
     by square, then diagonal towards a, ..., flips, wand moves by direction)."""
-    player = max(state[S_PLAYER], 0)
+    player = max(state[S.player], 0)
     barred = flip_barred(cfg, state)
-    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg[C_SQUARES], state, player, barred)
+    forward, diagonal_a, diagonal_c, side_a, side_c, flip, wand = _legal_boards(cfg[C.squares], state, player, barred)
     c0 = popcount(forward)
     c1 = c0 + popcount(diagonal_a)
     c2 = c1 + popcount(diagonal_c)
@@ -506,7 +513,7 @@ def sample_legal(cfg, state, u):
         board, kind, first = flip, FLIP, c4
     # One exit: inlined into a loop, numba then counts no references to ``state``.
     if n >= c5:
-        action = state[S_HOME + player] * ACTIONS_PER_SQUARE + WAND + _nth_square(wand, n - c5)
+        action = state[S.home + player] * ACTIONS_PER_SQUARE + WAND + _nth_square(wand, n - c5)
     else:
         action = _nth_square(board, n - first) * ACTIONS_PER_SQUARE + kind
     return action
@@ -522,14 +529,14 @@ def _any_action(squares, state, player, barred):
 def chance_outcomes(cfg, state, probs):
     for outcome in range(probs.shape[0]):
         probs[outcome] = 0.0
-    pending = state[S_PENDING]
-    if state[S_PLAYER] == CHANCE and pending >= 0:
+    pending = state[S.pending]
+    if state[S.player] == CHANCE and pending >= 0:
         probs[FACE_OUTCOME + pending] = 0.5
         probs[FACE_OUTCOME + (pending + 1) % NUM_SYMBOLS] = 0.5
-    elif state[S_PLAYER] == CHANCE:
-        placed = state[S_PLACED]
+    elif state[S.player] == CHANCE:
+        placed = state[S.placed]
         player = placed // PIECES
-        first = S_BOARD + start_square(cfg, player, 0)
+        first = S.board + start_square(cfg, player, 0)
         done = placed - player * PIECES
         left_0 = left_1 = left_2 = PIECES_PER_KIND
         for j in range(done):
@@ -545,20 +552,20 @@ def chance_outcomes(cfg, state, probs):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def apply(cfg, state, action):
-    rows, squares, history, max_moves = cfg[C_ROWS], cfg[C_SQUARES], cfg[C_HISTORY], cfg[C_MAX_MOVES]
-    player = state[S_PLAYER]
+    rows, squares, history, max_moves = cfg[C.rows], cfg[C.squares], cfg[S.history], cfg[C.max_moves]
+    player = state[S.player]
     if player == CHANCE:
-        kind = state[S_PENDING]
+        kind = state[S.pending]
         if kind < 0:
-            state[S_PENDING] = action
+            state[S.pending] = action
         else:
-            placed = state[S_PLACED]
+            placed = state[S.placed]
             owner = placed // PIECES
             side = 0 if action - FACE_OUTCOME == kind else 1
             square = placed - owner * PIECES + (0 if owner == 0 else COLS * (rows - START_ROWS))  # start_square
             set_cell(state, square, make_cell(owner, kind, side, 0))
-            state[S_PENDING] = -1
-            state[S_PLACED] = placed + 1
+            state[S.pending] = -1
+            state[S.placed] = placed + 1
             if placed + 1 == 2 * PIECES:
                 player = 0
     else:
@@ -567,23 +574,23 @@ def apply(cfg, state, action):
         target = square + STEP[player, k % WAND] if k != FLIP else square
         entry = action
         if k < FLIP:
-            occupant = state[S_BOARD + target]
+            occupant = state[S.board + target]
             if occupant != 0:
-                state[S_CAPTURED + NUM_SYMBOLS * cell_owner(occupant) + cell_kind(occupant)] += 1
+                state[S.captured + NUM_SYMBOLS * cell_owner(occupant) + cell_kind(occupant)] += 1
                 entry += CAPTURE_UNIT * (cell_kind(occupant) + 1)
-            set_cell(state, target, state[S_BOARD + square])
+            set_cell(state, target, state[S.board + square])
             set_cell(state, square, 0)
         elif k == FLIP:
-            set_cell(state, square, (state[S_BOARD + square] ^ SIDE_BIT) | PUBLIC_BIT)
+            set_cell(state, square, (state[S.board + square] ^ SIDE_BIT) | PUBLIC_BIT)
         # The wand moves with a wand move, and with the home piece's step.
-        wand_moved = k > FLIP or (k < FLIP and square == state[S_HOME + player])
+        wand_moved = k > FLIP or (k < FLIP and square == state[S.home + player])
         if wand_moved:
-            state[S_HOME + player] = target
-        flips = state[S_FLIPS] + 1 if k == FLIP else 0
-        state[S_FLIPS] = flips
-        moves = state[S_MOVES]
+            state[S.home + player] = target
+        flips = state[S.flips] + 1 if k == FLIP else 0
+        state[S.flips] = flips
+        moves = state[S.moves]
         state[history + moves] = entry
-        state[S_MOVES] = moves + 1
+        state[S.moves] = moves + 1
         # The end checks, in the order of ruling 12.
         winner, why = -1, END_NONE
         if wand_moved and target // COLS == (rows - 1 if player == 0 else 0):
@@ -596,421 +603,16 @@ def apply(cfg, state, action):
             # so a suffix that flips that piece an odd number of times and every
             # other piece an even number of times holds at least three flips.
             winner, why = player, END_STUCK
-        state[S_WINNER] = winner
-        state[S_END] = why
+        state[S.winner] = winner
+        state[S.end] = why
         player = 1 - player if why == END_NONE else TERMINAL
-    state[S_PLAYER] = player
+    state[S.player] = player
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def returns(cfg, state, out):
     fill(out, 0.0)
-    winner = state[S_WINNER]
-    if state[S_PLAYER] == TERMINAL and winner >= 0:
+    winner = state[S.winner]
+    if state[S.player] == TERMINAL and winner >= 0:
         out[winner] = 1.0
         out[1 - winner] = -1.0
-
-
-# --- information-set sampling ------------------------------------------------------
-
-FACTORIAL = np.array([1, 1, 2, 6], np.int64)
-
-
-@nb.njit(cache=True, _nrt=False, inline="always")
-def _binomial(n, k):
-    result = 1
-    for i in range(k):
-        result = result * (n - i) // (i + 1)
-    return result
-
-
-@nb.njit(cache=True)
-def resample(cfg, state, player, rng, out):
-    """A state ``player`` cannot tell from ``state``; the opponent's hidden backs redrawn.
-
-    Hidden from ``player`` are the kinds of the opponent's pieces whose back is not
-    public, and during the setup the kind drawn for a piece whose face is not drawn
-    yet. The setup draws kinds without replacement (every arrangement of the 3 + 3 + 3
-    kinds is equally likely) and each face with probability 1/2, so given what the
-    player saw, a sequence of kinds with c_k of kind k among the opponent's placed
-    pieces has weight 1 / prod_k (r_k - c_k)!, where r_k counts the opponent's kind-k
-    pieces not yet public (the (r_k - c_k)! are the arrangements of the unplaced
-    pieces; after the setup all are placed and the weight is 1 for every consistent
-    assignment). A hidden piece showing face u is of kind u (side 0) or u - 1 (side
-    1). With x_u of the n_u hidden pieces showing u on side 0, c_k = x_k + n_{k+1} -
-    x_{k+1} and there are prod_u C(n_u, x_u) such assignments: (x_0, x_1, x_2) is drawn
-    with that weight, then the x_u pieces uniformly.
-
-    Reads only what ``player`` sees: every hidden field of ``out`` is overwritten.
-    """
-    copy(out, state)
-    other = 1 - player
-    squares = cfg[C_SQUARES]
-    placed = state[S_PLACED]
-    pending = state[S_PENDING]
-    pending_owner = placed // PIECES if pending >= 0 else -1
-    # The player's own pending kind is not part of any observation either.
-    if pending_owner == player:
-        own_left = np.full(3, PIECES_PER_KIND, np.float64)
-        for j in range(placed - player * PIECES):
-            own_left[cell_kind(state[S_BOARD + start_square(cfg, player, j)])] -= 1.0
-        out[S_PENDING] = sample_index(own_left, 3, uniform(rng, 0))
-    left = np.empty(3, np.int64)
-    for k in range(NUM_SYMBOLS):
-        left[k] = PIECES_PER_KIND - state[S_CAPTURED + NUM_SYMBOLS * other + k]
-    hidden = np.zeros(3, np.int64)
-    for square in range(squares):
-        cell = state[S_BOARD + square]
-        if cell == 0 or cell_owner(cell) != other:
-            continue
-        if cell_public(cell) == 1:
-            left[cell_kind(cell)] -= 1
-        else:
-            hidden[cell_up(cell)] += 1
-    pend_choices = 3 if pending_owner == other else 1
-    n0, n1, n2 = hidden[0] + 1, hidden[1] + 1, hidden[2] + 1
-    weights = np.zeros(n0 * n1 * n2 * pend_choices, np.float64)
-    counts = np.zeros(3, np.int64)
-    for x0 in range(n0):
-        for x1 in range(n1):
-            for x2 in range(n2):
-                ways = _binomial(hidden[0], x0) * _binomial(hidden[1], x1) * _binomial(hidden[2], x2)
-                for q in range(pend_choices):
-                    counts[0] = x0 + hidden[1] - x1
-                    counts[1] = x1 + hidden[2] - x2
-                    counts[2] = x2 + hidden[0] - x0
-                    if pend_choices == 3:
-                        counts[q] += 1
-                    denominator = 1
-                    for k in range(NUM_SYMBOLS):
-                        slack = left[k] - counts[k]
-                        if slack < 0:
-                            denominator = 0
-                            break
-                        denominator *= FACTORIAL[slack]
-                    if denominator > 0:
-                        weights[((x0 * n1 + x1) * n2 + x2) * pend_choices + q] = ways / denominator
-    pick = sample_index(weights, weights.shape[0], uniform(rng, 0))
-    q = pick % pend_choices
-    pick //= pend_choices
-    chosen = np.empty(3, np.int64)
-    chosen[2] = pick % n2
-    pick //= n2
-    chosen[1] = pick % n1
-    chosen[0] = pick // n1
-    if pend_choices == 3:
-        out[S_PENDING] = q
-    # Within each face group, a uniform subset of x_u pieces lies on side 0. Owners
-    # and face-up symbols stay, so the boards stay right without ``set_cell``.
-    need = chosen.copy()
-    remaining = hidden.copy()
-    for square in range(squares):
-        cell = state[S_BOARD + square]
-        if cell == 0 or cell_owner(cell) != other or cell_public(cell) == 1:
-            continue
-        up = cell_up(cell)
-        side0 = uniform(rng, 0) * remaining[up] < need[up]
-        remaining[up] -= 1
-        if side0:
-            need[up] -= 1
-            out[S_BOARD + square] = make_cell(other, up, 0, 0)
-        else:
-            out[S_BOARD + square] = make_cell(other, (up + 2) % NUM_SYMBOLS, 1, 0)
-
-
-# --- rule-of-thumb play ------------------------------------------------------------
-
-@nb.njit(cache=True, _nrt=False)
-def _attacked(cfg, state, player, target, symbol):
-    """Could an opponent's ordinary piece take a ``symbol`` piece on ``target`` next turn?
-
-    Uses face-up symbols only, as the player sees them.
-    """
-    other = 1 - player
-    rows = cfg[C_ROWS]
-    for square in range(cfg[C_SQUARES]):
-        cell = state[S_BOARD + square]
-        if cell == 0 or cell_owner(cell) != other or square == state[S_HOME + other] or square == target:
-            continue
-        if not takes(cell_up(cell), symbol):
-            continue
-        for direction in range(NUM_DIRECTIONS):
-            if neighbour(rows, square, direction, other) == target:
-                return True
-    return False
-
-
-@nb.njit(cache=True, _nrt=False)
-def _pick(candidates, count, rng):
-    return candidates[int(uniform(rng, 0) * count)]
-
-
-@nb.njit(cache=True)
-def heuristic(cfg, state, player, rng):
-    """A beginner's move for ``player`` (the player to move). In order:
-
-    1. win now: a home-piece step or wand move into the far row;
-    2. take a piece (the capture whose taker is then safe first);
-    3. advance the wand: a home-piece step forward or a forward wand move;
-    4. advance an ordinary piece (forward or diagonally) to a square no opponent
-       piece could take it on next turn;
-    5. any other move of an ordinary piece to a safe square;
-    6. any legal action (flips included).
-
-    Ties are broken uniformly at random. Only face-up symbols, owners and wands are
-    read: nothing hidden from ``player``.
-    """
-    rows = cfg[C_ROWS]
-    num_actions = cfg[C_SQUARES] * ACTIONS_PER_SQUARE
-    mask = np.zeros(num_actions, np.bool_)
-    legal_mask(cfg, state, mask)
-    far_row = rows - 1 if player == 0 else 0
-    home = state[S_HOME + player]
-    wins = np.empty(num_actions, np.int64)
-    safe_captures = np.empty(num_actions, np.int64)
-    captures = np.empty(num_actions, np.int64)
-    wand = np.empty(num_actions, np.int64)
-    advances = np.empty(num_actions, np.int64)
-    safe_moves = np.empty(num_actions, np.int64)
-    anything = np.empty(num_actions, np.int64)
-    nw = nsc = nc = nwand = na = ns = nany = 0
-    for action in range(num_actions):
-        if not mask[action]:
-            continue
-        anything[nany] = action
-        nany += 1
-        square = action // ACTIONS_PER_SQUARE
-        k = action % ACTIONS_PER_SQUARE
-        if k == FLIP:
-            continue
-        direction = k if k < FLIP else k - WAND
-        target = neighbour(rows, square, direction, player)
-        if (square == home and k == 0) or k >= WAND:
-            if target // COLS == far_row:
-                wins[nw] = action
-                nw += 1
-            elif direction <= 2:
-                wand[nwand] = action
-                nwand += 1
-            continue
-        symbol = cell_up(state[S_BOARD + square])
-        safe = not _attacked(cfg, state, player, target, symbol)
-        if state[S_BOARD + target] != 0:
-            captures[nc] = action
-            nc += 1
-            if safe:
-                safe_captures[nsc] = action
-                nsc += 1
-        elif safe and direction <= 2:
-            advances[na] = action
-            na += 1
-        elif safe:
-            safe_moves[ns] = action
-            ns += 1
-    if nw > 0:
-        return _pick(wins, nw, rng)
-    if nsc > 0:
-        return _pick(safe_captures, nsc, rng)
-    if nc > 0:
-        return _pick(captures, nc, rng)
-    if nwand > 0:
-        return _pick(wand, nwand, rng)
-    if na > 0:
-        return _pick(advances, na, rng)
-    if ns > 0:
-        return _pick(safe_moves, ns, rng)
-    return _pick(anything, nany, rng)
-
-
-# --- encoders --------------------------------------------------------------------
-@nb.njit(cache=True, _nrt=False)
-def encode_observation(cfg, state, player, out):
-    fill(out, 0.0)
-    n = cfg[C_SQUARES]
-    other = 1 - player
-    out[cfg[OBS.observer] + player] = 1.0
-    to_move = state[S_PLAYER]
-    if to_move >= 0:
-        out[cfg[OBS.to_move] + (0 if to_move == player else 1)] = 1.0
-    for square in range(n):
-        cell = state[S_BOARD + square]
-        if cell == 0:
-            continue
-        owner = cell_owner(cell)
-        out[cfg[OBS.pieces] + (0 if owner == player else 1) * n + square] = 1.0
-        out[cfg[OBS.up] + cell_up(cell) * n + square] = 1.0
-        if owner == player or cell_public(cell) == 1:
-            out[cfg[OBS.back] + cell_back(cell) * n + square] = 1.0
-        out[cfg[OBS.public_back] + square] = cell_public(cell)
-    if state[S_PLACED] == 2 * PIECES:
-        out[cfg[OBS.home] + state[S_HOME + player]] = 1.0
-        out[cfg[OBS.home] + n + state[S_HOME + other]] = 1.0
-    for k in range(NUM_SYMBOLS):
-        out[cfg[OBS.captured] + k] = state[S_CAPTURED + NUM_SYMBOLS * player + k]
-        out[cfg[OBS.captured] + NUM_SYMBOLS + k] = state[S_CAPTURED + NUM_SYMBOLS * other + k]
-    out[cfg[OBS.moves]] = state[S_MOVES]
-    if to_move >= 0 and state[S_FLIPS] > 0:
-        barred = flip_barred(cfg, state)
-        for square in range(n):
-            cell = state[S_BOARD + square]
-            if cell != 0 and cell_owner(cell) == to_move and (barred >> square) & 1:
-                out[cfg[OBS.flip_barred] + square] = 1.0
-
-
-@nb.njit(cache=True, _nrt=False)
-def encode_information_state(cfg, state, player, out):
-    encode_observation(cfg, state, player, out)
-    n = cfg[C_SQUARES]
-    history = cfg[C_HISTORY]
-    for i in range(state[S_MOVES]):
-        entry = state[history + i]
-        action = entry % CAPTURE_UNIT
-        out[cfg[INFO.history_square] + i * n + action // ACTIONS_PER_SQUARE] = 1.0
-        out[cfg[INFO.history_kind] + i * ACTIONS_PER_SQUARE + action % ACTIONS_PER_SQUARE] = 1.0
-        taken = entry // CAPTURE_UNIT - 1
-        if taken >= 0:
-            out[cfg[INFO.history_capture] + NUM_SYMBOLS * i + taken] = 1.0
-
-
-# --- strings ---------------------------------------------------------------------
-
-CHANCE_NAMES = tuple(f"place {kind}" for kind in KINDS) + tuple(f"{s} up" for s in SYMBOLS)
-
-
-def square_name(square: int) -> str:
-    return f"{COLUMNS[square % COLS]}{square // COLS + 1}"
-
-
-def _action_text(rows: int, player: int, action: int, capture: bool) -> str:
-    square, k = divmod(action, ACTIONS_PER_SQUARE)
-    if k == FLIP:
-        return f"flip {square_name(square)}"
-    direction = k if k < FLIP else k - WAND
-    target = int(neighbour(rows, square, direction, player))
-    verb = "move" if k < FLIP else "wand"
-    if target < 0:
-        return f"{verb} {square_name(square)} {DIR_NAMES[direction]} (off the board)"
-    return f"{verb} {square_name(square)}{'x' if capture else '-'}{square_name(target)}"
-
-
-def action_to_string(cfg, state, player: int, action: int) -> str:
-    action = int(action)
-    if player == CHANCE:
-        if 0 <= action < NUM_CHANCE:
-            return CHANCE_NAMES[action]
-        raise ValueError(f"elementos: {action} is not a chance outcome (0..{NUM_CHANCE - 1})")
-    num_actions = int(cfg[C_SQUARES]) * ACTIONS_PER_SQUARE
-    if not 0 <= action < num_actions:
-        raise ValueError(f"elementos: action {action} is out of range 0..{num_actions - 1}")
-    if player not in (0, 1):
-        raise ValueError(f"elementos: player {player} has no actions")
-    square, k = divmod(action, ACTIONS_PER_SQUARE)
-    capture = False
-    if k < FLIP:
-        target = int(neighbour(int(cfg[C_ROWS]), square, k, player))
-        if target >= 0:
-            cell = int(state[S_BOARD + target])
-            capture = cell != 0 and int(cell_owner(cell)) != player
-    return _action_text(int(cfg[C_ROWS]), player, action, capture)
-
-
-def _cell_text(state, square: int, viewer: int | None) -> str:
-    """A piece as ``owner up/back``; ``up(back)``: back known to its owner only;
-    ``up/?``: back hidden from the viewer; ``@``: carries the wand."""
-    cell = int(state[S_BOARD + square])
-    if cell == 0:
-        return "."
-    owner = int(cell_owner(cell))
-    up, back = SYMBOLS[int(cell_up(cell))], SYMBOLS[int(cell_back(cell))]
-    if cell_public(cell):
-        face = f"{up}/{back}"
-    elif viewer is None or viewer == owner:
-        face = f"{up}({back})"
-    else:
-        face = f"{up}/?"
-    placed = int(state[S_PLACED]) == 2 * PIECES
-    home = "@" if placed and int(state[S_HOME + owner]) == square else ""
-    return f"{owner} {face}{home}"
-
-
-def _board(cfg, state, viewer: int | None) -> list[str]:
-    rows = int(cfg[C_ROWS])
-    width = 16
-    header = "     " + "".join(c.ljust(width) for c in COLUMNS).rstrip()
-    lines = [header]
-    for row in range(rows - 1, -1, -1):
-        cells = "".join(_cell_text(state, COLS * row + c, viewer).ljust(width) for c in range(COLS))
-        lines.append(f"{row + 1:>3}  {cells}".rstrip())
-    lines.append(header)
-    return lines
-
-
-def _public(cfg, state) -> list[str]:
-    player = int(state[S_PLAYER])
-    if player == TERMINAL:
-        winner = int(state[S_WINNER])
-        why = {
-            END_WAND: "wand reached the far row",
-            END_STUCK: "opponent had no legal action",
-            END_CAP: f"{int(cfg[C_MAX_MOVES])} moves played",
-        }[int(state[S_END])]
-        to_move = "game over: " + (f"p{winner} wins ({why})" if winner >= 0 else f"draw ({why})")
-    elif player == CHANCE:
-        to_move = f"setup: {int(state[S_PLACED])} of {2 * PIECES} pieces placed"
-    else:
-        to_move = f"to move: p{player}"
-    captured = []
-    for p in (0, 1):
-        lost = [KINDS[k] for k in range(NUM_SYMBOLS) for _ in range(int(state[S_CAPTURED + NUM_SYMBOLS * p + k]))]
-        captured.append(f"p{p} lost [{', '.join(lost)}]" if lost else f"p{p} lost none")
-    barred = int(flip_barred(cfg, state)) if player >= 0 and state[S_FLIPS] > 0 else 0
-    own = [
-        square_name(sq)
-        for sq in range(int(cfg[C_SQUARES]))
-        if (barred >> sq) & 1 and state[S_BOARD + sq] != 0 and int(cell_owner(int(state[S_BOARD + sq]))) == player
-    ]
-    return [
-        f"{to_move}; moves played {int(state[S_MOVES])} of {int(cfg[C_MAX_MOVES])}",
-        "captured: " + "; ".join(captured),
-        "flips barred by equilibrium: " + (", ".join(own) if own else "none"),
-    ]
-
-
-LEGEND = "pieces: owner face-up/back known to both, face-up(back) known to its owner only, face-up/? hidden; @ wand"
-
-
-def state_to_string(cfg, state) -> str:
-    lines = _board(cfg, state, None) + _public(cfg, state)
-    if state[S_PENDING] >= 0:
-        lines.append(f"kind drawn for the next piece: {KINDS[int(state[S_PENDING])]}")
-    moves = history_strings(cfg, state)
-    lines += ["history: " + (", ".join(moves) if moves else "-"), LEGEND]
-    return "\n".join(lines)
-
-
-def observation_string(cfg, state, player: int) -> str:
-    return "\n".join(_observation_lines(cfg, state, player) + [LEGEND])
-
-
-def _observation_lines(cfg, state, player: int) -> list[str]:
-    return [f"observer p{player}"] + _board(cfg, state, player) + _public(cfg, state)
-
-
-def history_strings(cfg, state) -> list[str]:
-    """The player actions so far as ``p0 move b2-b3``, captures with the piece taken."""
-    rows = int(cfg[C_ROWS])
-    out = []
-    for i in range(int(state[S_MOVES])):
-        entry = int(state[int(cfg[C_HISTORY]) + i])
-        action, taken = entry % CAPTURE_UNIT, entry // CAPTURE_UNIT - 1
-        text = f"p{i % 2} {_action_text(rows, i % 2, action, taken >= 0)}"
-        if taken >= 0:
-            text += f" (took {KINDS[taken]})"
-        out.append(text)
-    return out
-
-
-def information_state_string(cfg, state, player: int) -> str:
-    moves = history_strings(cfg, state)
-    lines = _observation_lines(cfg, state, player) + ["history: " + (", ".join(moves) if moves else "-"), LEGEND]
-    return "\n".join(lines)

@@ -10,10 +10,9 @@
 """
 
 from ...core.kernel import Kernel
-from . import rules
 
 KERNEL = Kernel.from_rules(
-    rules,
+    __name__,
     long_name="Elements (1997)",
     min_num_players=3,
     max_num_players=5,

@@ -1,7 +1,7 @@
 """Elementum: 1 to 4 players draft spell cards into layouts of four element columns.
 
 Rules, rulings and the interface: ``RULES.md`` beside this file; the cards:
-``cards.py``; the kernel: ``rules.py``. ``score`` scores layouts by hand with the
+``cards.py``; the kernel: ``rules.py`` and the modules beside it. ``score`` scores layouts by hand with the
 game's own scoring, ``solo_rank`` names a solo score.
 
 >>> import elements_ai
@@ -19,12 +19,11 @@ game's own scoring, ``solo_rank`` names a solo score.
 """
 
 from ...core.kernel import Kernel
-from . import rules
-from .rules import solo_rank
-from .scoring import ScoreCard, score, score_state
+from .scorecard import ScoreCard, score, score_state
+from .strings import solo_rank
 
 KERNEL = Kernel.from_rules(
-    rules,
+    __name__,
     long_name="Elementum",
     min_num_players=1,
     max_num_players=4,
