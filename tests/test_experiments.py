@@ -159,6 +159,7 @@ def test_seat_gains_of_a_multiplayer_agent(tmp_path, monkeypatch):
         assert gain["low"] <= gain["gain"] <= gain["high"] and gain["games"] == 6
 
 
+@pytest.mark.slow
 def test_approx_exploitability_of_the_shipped_agents_quick(tmp_path):
     result = subprocess.run([sys.executable, str(EXPERIMENTS / "approx_exploitability.py"), "--shipped", "--quick",
                              "--out", str(tmp_path)], capture_output=True, text=True, timeout=900)

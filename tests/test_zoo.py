@@ -169,6 +169,7 @@ def test_agents_lists_each_shipped_agent_with_its_recipe_and_commit(capsys):
         assert f"recipe {entry.name}:" in out and listed[entry.name]["commit"][:10] in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(zoo.recipes()))
 def test_every_recipe_trains_for_a_few_thousand_steps_and_its_result_plays(name, tmp_path):
     entry = zoo.recipe(name)
