@@ -52,8 +52,8 @@ def shipped_learned() -> list[zoo.Recipe]:
 
 def two_player(entry: zoo.Recipe, games: int, seed: int, workers, out, quick: bool) -> tuple[dict, pd.DataFrame]:
     agents = [entry.kind if not quick or entry.kind != "az" else "az:sims=4", "rules", "random"]
-    played = tournament(entry.game, agents, games, seed=seed, workers=workers, out=out / folder_name(entry.game),
-                        progress=not quick)
+    played = tournament(entry.game, agents, games, seed=seed, workers=workers,
+                        out=out / folder_name(short_game(entry.game)), progress=not quick)
     rated = ratings(played, seed=seed).set_index("agent")
     pairs = pairwise(played)
     row = {"recipe": entry.name, "game": entry.game, "agent": agents[0], "games_a_pairing": games, "seed": seed}
