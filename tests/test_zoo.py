@@ -216,3 +216,17 @@ def test_zoo_train_checks_its_arguments_before_any_work(tmp_path, capsys):
     assert main(["zoo", "train", "cfr-elements-small", "--steps", "5", "--install", "--out", str(tmp_path)]) == 2
     assert "full-length" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["ppo-elements-small", "cfr-elemental_duel-1", "cfr-elements-small"])
+def test_a_recipe_run_at_full_length_reproduces_the_shipped_file_exactly(name, tmp_path):
+    entry = zoo.recipe(name)
+    if entry.name not in zoo.manifest():
+        pytest.fail(f"{name} is not shipped")
+    train(entry, tmp_path, progress=False)
+    with np.load(zoo.SHIPPED / entry.file) as shipped, np.load(tmp_path / entry.file) as rebuilt:
+        assert set(shipped.files) == set(rebuilt.files)
+        for key in shipped.files:
+            if key not in ("meta", "header"):  # these carry the commit and the training time
+                assert np.array_equal(shipped[key], rebuilt[key]), key
