@@ -28,6 +28,7 @@ from .network import Network, NetworkError, masked_softmax
 
 def load_network(ckpt: str, game, kind: str = "ppo") -> tuple[Network, dict]:
     """The network for ``game`` from ``ckpt`` (``""``: the shipped one) and the bot parameters it ships with."""
+    ckpt = ckpt.strip()
     if not ckpt:
         from .. import zoo
 

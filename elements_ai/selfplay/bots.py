@@ -105,8 +105,9 @@ def network_evaluator(net: PolicyValueNet, game):
 class NetworkPolicy:
     """A trained network's policy as an OpenSpiel ``Policy`` (for exact exploitability).
 
-    ``action_probabilities(state)`` is the masked policy at the state's information
-    set, the distribution ``PPOBot`` samples from.
+    ``action_probabilities(state)`` is what ``PPOBot`` plays at the state's information
+    set: the masked policy it samples from, or its most likely action when it plays
+    greedily (``ckpt=""``: the shipped network, greedy as it ships).
     """
 
     def __new__(cls, game, ckpt: str):
@@ -119,7 +120,12 @@ class NetworkPolicy:
 
             def action_probabilities(self, state, player_id=None):
                 player = state.current_player() if player_id is None else player_id
-                probs = self.bots[player].probabilities(state)
-                return {a: float(probs[a]) for a in state.legal_actions()}
+                bot = self.bots[player]
+                legal = state.legal_actions()
+                probs = bot.probabilities(state)
+                if bot.greedy:  # what the bot plays: its most likely action
+                    best = legal[int(np.argmax(probs[legal]))]
+                    return {a: float(a == best) for a in legal}
+                return {a: float(probs[a]) for a in legal}
 
         return _NetworkPolicy()

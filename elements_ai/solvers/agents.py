@@ -56,6 +56,7 @@ class PolicyBot(SeatBot):
                 raise PolicyMismatch(f"the policy is for {policy.game}, not for {game}")
             self.table = policy
         else:
+            policy = policy.strip()
             if not policy:
                 if self.shipped_kind is None:
                     raise ParameterError("a policy bot needs policy=FILE (a file written by elements-ai solve)")
