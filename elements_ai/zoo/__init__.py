@@ -150,9 +150,11 @@ def describe() -> str:
         if info is None or not (SHIPPED / entry.file).is_file():
             continue
         seconds = info.get("train_seconds")
-        took = f", {seconds / 60:.0f} min" if seconds else ""
+        took = "" if not seconds else f", {seconds:.0f} s" if seconds < 120 else f", {seconds / 60:.0f} min"
+        commit = info.get("commit", "unknown")
+        commit = commit[:10] + ("-dirty" if commit.endswith("-dirty") else "")
         lines.append(f"{entry.kind:<4} {entry.game}")
         lines.append(f"     recipe {entry.name}: {entry.algorithm}, {entry.steps:,} "
                      f"{'iterations' if entry.kind == 'cfr' else 'steps'}, seed {entry.seed}; "
-                     f"trained at {info.get('commit', 'unknown')[:10]}{took}")
+                     f"trained at {commit}{took}")
     return "\n".join(lines) if lines else "(none)"
