@@ -141,6 +141,7 @@ def multiplayer_markdown(table: pd.DataFrame) -> str:
 
 def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     args = parser("baselines", __doc__.split("\n\n")[0]).parse_args(argv)
+    measured_with = provenance()  # at the start: the commit may move while the run goes on
     seed = args.seed if args.seed else EVAL_SEED
     games_a_pairing, deals = (4, 4) if args.quick else (1000, 400)
     workers = args.workers or (1 if args.quick else None)
@@ -171,7 +172,7 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     (out / "shipped.md").write_text(shipped_markdown())
     run = {"command": "python experiments/baselines.py " + " ".join(argv if argv is not None else sys.argv[1:]),
            "seed": seed, "games_a_pairing": games_a_pairing, "deals": deals,
-           "agents": {e.name: zoo.manifest().get(e.name, {}).get("commit") for e in entries}, **provenance()}
+           "agents": {e.name: zoo.manifest().get(e.name, {}).get("commit") for e in entries}, **measured_with}
     (out / "run.json").write_text(json.dumps(run, indent=2) + "\n")
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         if two:
