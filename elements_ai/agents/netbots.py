@@ -65,8 +65,9 @@ def _from_checkpoint(ckpt: str, game) -> Network:
     return Network.from_state_dict(net.state_dict(), {"game": payload["game"], "path": payload["path"]})
 
 
-def network_evaluator(net: Network, game):
-    """A ``BatchedSearch`` evaluator: the network's masked prior and its returns for every player."""
+def evaluator(game, forward):
+    """A ``BatchedSearch`` evaluator from ``forward(info) -> (logits, values)`` (numpy, float32 in):
+    the masked prior and every player's return, from the value head's mover-first order."""
     from .network import value_bound
 
     config = game.config
@@ -77,9 +78,9 @@ def network_evaluator(net: Network, game):
     def evaluate(states, players, masks):
         info = np.empty((len(states), config.info_size), np.float32)
         encode(config.cfg, np.ascontiguousarray(states), np.ascontiguousarray(players, np.int64), info)
-        logits, values = net.forward(info)
+        logits, values = forward(info)
         priors = masked_softmax(logits, np.ascontiguousarray(masks))
-        relative = np.clip(values.astype(np.float64) * bound, config.min_utility, config.max_utility)
+        relative = np.clip(np.asarray(values, np.float64) * bound, config.min_utility, config.max_utility)
         returns = np.empty_like(relative)
         rows = np.arange(len(states))
         for k in range(players_count):
@@ -87,6 +88,11 @@ def network_evaluator(net: Network, game):
         return priors, returns
 
     return evaluate
+
+
+def network_evaluator(net: Network, game):
+    """``evaluator`` for a numpy ``Network``."""
+    return evaluator(game, net.forward)
 
 
 class PPOBot(KernelBot):

@@ -30,10 +30,9 @@ import os
 import numpy as np
 import torch
 
-from ..agents.netbots import AZBot, PPOBot
-from ..core.vec import batch_encode_information_state
+from ..agents.netbots import AZBot, PPOBot, evaluator
 from . import checkpoint
-from .net import PolicyValueNet, masked_probs, value_bound
+from .net import PolicyValueNet
 
 __all__ = ["AZBot", "NetworkPolicy", "PPOBot", "load_network", "network_evaluator", "network_from"]
 
@@ -81,25 +80,14 @@ def load_network(ckpt: str, game, algorithm: str | None = None) -> tuple[PolicyV
 
 
 def network_evaluator(net: PolicyValueNet, game):
-    """A ``BatchedSearch`` evaluator: the net's masked prior and its returns for every player."""
-    config = game.config
-    players_count = config.num_players
-    bound = value_bound(config)
-    encode = batch_encode_information_state[game.kernel]
+    """A ``BatchedSearch`` evaluator for a torch network (AlphaZero-style training searches with it)."""
 
-    def evaluate(states, players, masks):
-        info = np.empty((len(states), config.info_size), np.float32)
-        encode(config.cfg, np.ascontiguousarray(states), np.ascontiguousarray(players, np.int64), info)
+    def forward(info):
         with torch.no_grad():
             logits, values = net(torch.from_numpy(info))
-            priors = masked_probs(logits.double(), torch.from_numpy(np.ascontiguousarray(masks))).numpy()
-        relative = np.clip(values.double().numpy() * bound, config.min_utility, config.max_utility)
-        returns = np.empty_like(relative)
-        for k in range(players_count):
-            returns[np.arange(len(states)), (players + k) % players_count] = relative[:, k]
-        return priors, returns
+        return logits.numpy(), values.numpy()
 
-    return evaluate
+    return evaluator(game, forward)
 
 
 class NetworkPolicy:
