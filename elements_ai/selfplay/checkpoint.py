@@ -26,12 +26,14 @@ from typing import Any
 
 import torch
 
+from ..core.params import ParameterError
+
 FORMAT = "elements_ai.selfplay/1"
 _NAME = re.compile(r"ckpt_(\d+)\.pt$")
 
 
-class CheckpointError(ValueError):
-    """A missing, unreadable or mismatched checkpoint."""
+class CheckpointError(ParameterError):
+    """A missing, unreadable or mismatched checkpoint (a user's mistake: one line from the CLI)."""
 
 
 def checkpoint_path(folder: str | Path, iteration: int) -> Path:
