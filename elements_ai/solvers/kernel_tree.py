@@ -1,4 +1,5 @@
-"""Trees built straight from a game's rules kernel, in numba (see ``tree.py``).
+"""Trees built straight from a game's rules kernel, in numba (``flat.py`` describes the
+arrays, ``tree.py`` holds the pyspiel builder that this one matches).
 
 The walk is the pyspiel builder's, step for step: depth first, a node's children
 allocated together when it is expanded, legal actions and chance outcomes in
@@ -24,22 +25,16 @@ import time
 
 import numba as nb
 import numpy as np
-import pyspiel
+from tqdm.auto import tqdm
 
 from ..core.generic import generic, rules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import seed_streams, uniform
 from ..core.spiel import KernelGame
-from .tree import (
-    MAX_NODES,
-    SOLVE_NODE_BYTES,
-    TreeTooLarge,
-    build_bytes,
-    fingerprint_into,
-    finish_tree,
-    memory_budget,
-    too_large,
-)
+from .flat import fingerprint_into, finish_tree, is_kernel_game
+from .memory import MAX_NODES, SOLVE_NODE_BYTES, TreeTooLarge, build_bytes, memory_budget, too_large
+
+__all__ = ["count_kernel_tree", "is_kernel_game", "tree_from_kernel"]
 
 # Counters shared by the walk's calls (int64 array).
 NODES, CHANCE_NODES, CHANCE_EDGES, INFOSETS, SEQUENCES, UTILITY_ROWS, DECISIONS, DECISION_EDGES, STATUS, TOP = range(10)
@@ -48,11 +43,6 @@ RUNNING, DONE, TOO_MANY, STACK_FULL, ACTIONS_DIFFER, RETURNS_FULL = range(6)
 MAX_UTILITY_ROWS = 1 << 20
 # Nodes expanded per call between progress updates.
 CHUNK = 1 << 20
-
-
-def is_kernel_game(game: pyspiel.Game) -> bool:
-    """Is ``game`` one of this library's games (with a rules kernel)?"""
-    return isinstance(game, KernelGame)
 
 
 @generic
@@ -425,6 +415,4 @@ def _empty_arrays(players: int) -> dict:
 def _bar(progress: bool, desc: str, total: int | None = None):
     if not progress:
         return None
-    from tqdm.auto import tqdm
-
     return tqdm(total=total, desc=desc, unit=" nodes", unit_scale=True)

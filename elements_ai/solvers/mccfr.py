@@ -48,8 +48,10 @@ from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 from ..core.spiel import KernelGame
 from .best_response import Evaluation, evaluate_probs
+from .flat import Tree, fingerprint_into
+from .memory import format_bytes, machine_memory
 from .policy import CHECKPOINT_FORMAT, VERSION, PolicyMismatch, PolicyTable, _game_string, read_npz, write_npz
-from .tree import Tree, _gb, build_tree, fingerprint_into, machine_memory
+from .tree import build_tree
 
 __all__ = ["MCCFRSolver", "SAMPLERS", "load_mccfr_policy"]
 
@@ -458,7 +460,7 @@ class MCCFRSolver:
             raise ValueError(f"epsilon must be in (0, 1], got {epsilon}")
         total, _ = machine_memory()
         if not 0 < memory <= total:
-            raise ValueError(f"memory must be between 0 and this machine's {_gb(total)}, got {memory:g} bytes")
+            raise ValueError(f"memory must be between 0 and this machine's {format_bytes(total)}, got {memory:g} bytes")
         rng = seeds_from(seed, 1)
         root = game.new_initial_state().array
         mask = np.zeros(game.config.num_actions, np.bool_)
@@ -530,7 +532,7 @@ class MCCFRSolver:
         cost = "" if self.nodes_per_iteration is None else f"about {self.nodes_per_iteration:.3g} nodes per iteration; "
         return (
             f"{s.sampler}-sampling MCCFR; {cost}information-set table for up to {s.capacity:,} information sets "
-            f"and {s.slots:,} actions ({_gb(s.nbytes)}); {self.num_infosets:,} used"
+            f"and {s.slots:,} actions ({format_bytes(s.nbytes)}); {self.num_infosets:,} used"
         )
 
     def run(self, iterations: int) -> None:

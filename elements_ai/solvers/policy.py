@@ -40,7 +40,8 @@ import pyspiel
 from open_spiel.python import policy as openspiel_policy
 
 from .best_response import Evaluation, evaluate_probs
-from .tree import Tree, build_tree, state_key
+from .flat import Tree, state_key
+from .tree import build_tree
 
 __all__ = ["PolicyMismatch", "PolicyTable", "evaluate", "load_policy", "policy_probs"]
 
