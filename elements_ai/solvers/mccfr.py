@@ -50,7 +50,8 @@ from ..core.spiel import KernelGame
 from .best_response import Evaluation, evaluate_probs
 from .flat import Tree, fingerprint_into
 from .memory import format_bytes, machine_memory
-from .policy import CHECKPOINT_FORMAT, VERSION, PolicyMismatch, PolicyTable, _game_string, read_npz, write_npz
+from .policy import CHECKPOINT_FORMAT, VERSION, PolicyTable, average_probs, read_checkpoint, write_npz
+from .policy import load_mccfr_policy as load_mccfr_policy  # re-exported: its home before policy.py read checkpoints
 from .tree import build_tree
 
 __all__ = ["MCCFRSolver", "SAMPLERS", "load_mccfr_policy"]
@@ -406,17 +407,6 @@ def _external_cost(cfg, root, walks, num_players, rng, mask, probs):
     return total
 
 
-@nb.njit(cache=True)
-def _average_probs(first, average, entries, out):
-    for entry in range(entries):
-        start, stop = first[entry], first[entry + 1]
-        total = 0.0
-        for s in range(start, stop):
-            total += average[s]
-        for s in range(start, stop):
-            out[s] = average[s] / total if total > 0.0 else 1.0 / (stop - start)
-
-
 # --- the solver ---------------------------------------------------------------------------
 
 
@@ -563,7 +553,7 @@ class MCCFRSolver:
         """The average policy of the information sets sampled so far (others: uniform)."""
         entries, slots = self.num_infosets, int(self.counters[SLOTS])
         probs = np.zeros(slots)
-        _average_probs(self.first, self.average, entries, probs)
+        average_probs(self.first, self.average, entries, probs)
         return PolicyTable(
             self.game, self.keys[:entries].copy(), self.players[:entries].copy(), self.first[: entries + 1].copy(),
             self.actions[:slots].copy(), probs, self.info(), default_uniform=True,
@@ -614,9 +604,7 @@ class MCCFRSolver:
     @classmethod
     def load(cls, path, game: pyspiel.Game | str | None = None) -> MCCFRSolver:
         """The solver checkpointed at ``path``, ready to continue."""
-        header, arrays = _read_checkpoint(path, game)
-        import elements_ai  # noqa: F401
-
+        header, arrays = read_checkpoint(path, game)
         loaded = pyspiel.load_game(header["game"])
         solver = cls.__new__(cls)
         solver.nodes_per_iteration = header.get("nodes_per_iteration")
@@ -635,31 +623,3 @@ class MCCFRSolver:
         solver.iteration = int(header["iteration"])
         _rebuild_index(solver.keys, entries, solver.index)
         return solver
-
-
-def _read_checkpoint(path, game) -> tuple[dict, dict]:
-    header, arrays = read_npz(path, CHECKPOINT_FORMAT)
-    if game is not None and _game_string(game) != _game_string(header["game"]):
-        raise PolicyMismatch(f"{path} holds a policy for {header['game']}, not for {_game_string(game)}")
-    missing = [n for n in ("keys", "players", "first", "actions", "regret", "average", "rng") if n not in arrays]
-    if missing:
-        raise ValueError(f"{path}: malformed checkpoint, array {missing[0]!r} is missing")
-    first = arrays["first"]
-    if first.shape != (arrays["keys"].shape[0] + 1,) or first[-1] != arrays["actions"].shape[0]:
-        raise ValueError(f"{path}: malformed checkpoint: the entries' arrays disagree")
-    return header, arrays
-
-
-def load_mccfr_policy(path, game: pyspiel.Game | str | None = None) -> PolicyTable:
-    """The average policy held in an MCCFR checkpoint (uniform where never sampled)."""
-    header, arrays = _read_checkpoint(path, game)
-    import elements_ai  # noqa: F401
-
-    loaded = game if isinstance(game, pyspiel.Game) else pyspiel.load_game(header["game"])
-    entries = arrays["keys"].shape[0]
-    probs = np.zeros(arrays["actions"].shape[0])
-    _average_probs(arrays["first"], arrays["average"], entries, probs)
-    info = {"settings": header["settings"], "iterations": header["iteration"], "infosets": entries}
-    return PolicyTable(
-        loaded, arrays["keys"], arrays["players"], arrays["first"], arrays["actions"], probs, info, default_uniform=True
-    )
