@@ -29,7 +29,6 @@ from tqdm.auto import tqdm
 
 from ..core.generic import generic, rules
 from ..core.kernel import CHANCE, TERMINAL
-from ..core.rng import seed_streams, uniform
 from ..core.spiel import KernelGame
 from .flat import fingerprint_into, finish_tree, is_kernel_game
 from .memory import MAX_NODES, SOLVE_NODE_BYTES, TreeTooLarge, build_bytes, memory_budget, too_large
@@ -43,62 +42,6 @@ RUNNING, DONE, TOO_MANY, STACK_FULL, ACTIONS_DIFFER, RETURNS_FULL = range(6)
 MAX_UTILITY_ROWS = 1 << 20
 # Nodes expanded per call between progress updates.
 CHUNK = 1 << 20
-
-
-@generic
-def _walks(cfg, root, walks, seed, mask, probs, out):
-    """Knuth's estimator: ``walks`` uniformly random walks from ``root``; each writes the
-    sums of the products of branching factors (nodes, decision nodes, decision edges)."""
-    rng = np.empty(1, np.uint64)
-    seed_streams(seed, rng)
-    state = root.copy()
-    for w in range(walks):
-        for i in range(root.shape[0]):
-            state[i] = root[i]
-        weight = 1.0
-        nodes = 1.0
-        decisions = 0.0
-        edges = 0.0
-        who = rules.current_player(cfg, state)
-        while who != TERMINAL:
-            count = 0
-            if who == CHANCE:
-                rules.chance_outcomes(cfg, state, probs)
-                for a in range(probs.shape[0]):
-                    if probs[a] > 0.0:
-                        count += 1
-            else:
-                rules.legal_mask(cfg, state, mask)
-                for a in range(mask.shape[0]):
-                    count += mask[a]
-                decisions += weight
-                edges += weight * count
-            k = min(int(uniform(rng, 0) * count), count - 1)
-            action = -1
-            for a in range(probs.shape[0] if who == CHANCE else mask.shape[0]):
-                live = probs[a] > 0.0 if who == CHANCE else mask[a]
-                if live:
-                    if k == 0:
-                        action = a
-                        break
-                    k -= 1
-            weight *= count
-            nodes += weight
-            rules.apply(cfg, state, action)
-            who = rules.current_player(cfg, state)
-        out[w, 0] = nodes
-        out[w, 1] = decisions
-        out[w, 2] = edges
-
-
-def estimate_kernel_tree(game: KernelGame, walks: int, seed: int) -> np.ndarray:
-    """``walks`` samples of Knuth's estimator (nodes, decision nodes, decision edges)."""
-    out = np.zeros((walks, 3))
-    root = game.new_initial_state().array.copy()
-    mask = np.zeros(game.config.num_actions, np.bool_)
-    probs = np.zeros(max(game.config.max_chance_outcomes, 1))
-    _walks[game.kernel](game.cfg, root, walks, seed, mask, probs, out)
-    return out
 
 
 @nb.njit(cache=True)

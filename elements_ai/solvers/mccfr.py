@@ -48,6 +48,7 @@ from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 from ..core.spiel import KernelGame
 from .best_response import Evaluation, evaluate_probs
+from .estimate import LEGAL, MOVES, NODES, walk_samples
 from .flat import Tree, fingerprint_into
 from .memory import format_bytes, machine_memory
 from .policy import CHECKPOINT_FORMAT, VERSION, PolicyTable, average_probs, read_checkpoint, write_npz
@@ -61,6 +62,8 @@ DEFAULT_MEMORY = 2e9
 # External sampling refuses games where one iteration would visit more nodes than this
 # (an hour or more per iteration): the traverser enumerates its actions over a whole game.
 MAX_EXTERNAL_NODES = 1e10
+# Random walks that estimate the legal actions per decision and external sampling's cost.
+PROBE_WALKS = 200
 # Counters of the table (int64 array).
 ENTRIES, SLOTS, DROPPED = range(3)
 # Bytes per information set (key, player, first slot, hash index at half load) and per
@@ -166,8 +169,7 @@ def _descend(cfg, state, traverser, rng, index, keys, players, first, actions, r
     who = rules.current_player(cfg, state)
     while who != TERMINAL and who != traverser:
         if who == CHANCE:
-            rules.chance_outcomes(cfg, state, probs)
-            action = sample_index(probs, probs.shape[0], uniform(rng, 0))
+            action = rules.sample_outcome(cfg, state, probs, uniform(rng, 0))
         else:
             rules.legal_mask(cfg, state, mask)
             count = _count(mask)
@@ -283,6 +285,7 @@ def _outcome_episode(cfg, root, traverser, epsilon, rng, index, keys, players, f
     who = rules.current_player(cfg, state)
     while who != TERMINAL:
         if who == CHANCE:
+            # The probabilities, not just a draw (rules.sample_outcome): the reaches need the outcome's.
             rules.chance_outcomes(cfg, state, probs)
             action = sample_index(probs, probs.shape[0], uniform(rng, 0))
             others *= probs[action]
@@ -351,62 +354,6 @@ def _outcome_iterations(cfg, root, iterations, num_players, epsilon, rng, index,
     return True
 
 
-@generic
-def _mean_legal(cfg, root, games, rng, mask, probs):
-    """The mean number of legal actions at the decision nodes of random games."""
-    total = 0.0
-    decisions = 0
-    state = root.copy()
-    for _ in range(games):
-        for i in range(root.shape[0]):
-            state[i] = root[i]
-        who = rules.current_player(cfg, state)
-        while who != TERMINAL:
-            if who == CHANCE:
-                rules.chance_outcomes(cfg, state, probs)
-                action = sample_index(probs, probs.shape[0], uniform(rng, 0))
-            else:
-                rules.legal_mask(cfg, state, mask)
-                count = _count(mask)
-                total += count
-                decisions += 1
-                action = _nth_legal(mask, min(int(uniform(rng, 0) * count), count - 1))
-            rules.apply(cfg, state, action)
-            who = rules.current_player(cfg, state)
-    return total / max(decisions, 1)
-
-
-@generic
-def _external_cost(cfg, root, walks, num_players, rng, mask, probs):
-    """Knuth's estimate of the nodes one external-sampling iteration visits: random
-    walks that multiply their weight by the traverser's branching only (the others'
-    and chance's moves are sampled, not enumerated)."""
-    total = 0.0
-    state = root.copy()
-    for traverser in range(num_players):
-        for _ in range(walks):
-            for i in range(root.shape[0]):
-                state[i] = root[i]
-            weight = 1.0
-            nodes = 1.0
-            who = rules.current_player(cfg, state)
-            while who != TERMINAL:
-                if who == CHANCE:
-                    rules.chance_outcomes(cfg, state, probs)
-                    action = sample_index(probs, probs.shape[0], uniform(rng, 0))
-                else:
-                    rules.legal_mask(cfg, state, mask)
-                    count = _count(mask)
-                    if who == traverser:
-                        weight *= count
-                    action = _nth_legal(mask, min(int(uniform(rng, 0) * count), count - 1))
-                rules.apply(cfg, state, action)
-                nodes += weight
-                who = rules.current_player(cfg, state)
-            total += nodes / walks
-    return total
-
-
 # --- the solver ---------------------------------------------------------------------------
 
 
@@ -451,15 +398,14 @@ class MCCFRSolver:
         total, _ = machine_memory()
         if not 0 < memory <= total:
             raise ValueError(f"memory must be between 0 and this machine's {format_bytes(total)}, got {memory:g} bytes")
-        rng = seeds_from(seed, 1)
-        root = game.new_initial_state().array
-        mask = np.zeros(game.config.num_actions, np.bool_)
-        chance = np.zeros(max(game.config.max_chance_outcomes, 1))
-        probe = _mean_legal[game.kernel](game.cfg, root, 200, rng, mask, chance)
+        # Random walks size the table and, for external sampling, its cost: a traversal
+        # for one player is the tree in which that player's decisions alone branch.
+        traversers = range(game.num_players()) if sampler == "external" else range(1)
+        walks = [walk_samples(game, PROBE_WALKS, seed, brancher=player) for player in traversers]
+        probe = sum(w[:, LEGAL].sum() for w in walks) / max(sum(w[:, MOVES].sum() for w in walks), 1.0)
         self.nodes_per_iteration = None
         if sampler == "external":
-            self.nodes_per_iteration = _external_cost[game.kernel](game.cfg, root, 200, game.num_players(), rng, mask,
-                                                                   chance)
+            self.nodes_per_iteration = float(sum(w[:, NODES].mean() for w in walks))
             if self.nodes_per_iteration > MAX_EXTERNAL_NODES:
                 raise ValueError(
                     f"{game}: external sampling would visit about {self.nodes_per_iteration:.2g} nodes per iteration "

@@ -5,11 +5,11 @@ Two builders make the same tree (the same arrays, node for node): from any
 from a game's rules kernel in numba (``kernel_tree.py``), keyed by a 128-bit
 fingerprint of the information-state tensor (``build_tree`` picks the kernel
 builder for the games of this library). Before building, the size of the tree is
-estimated by random walks (Knuth's estimator) and a tree that would not fit in
+estimated by random walks (``estimate.py``) and a tree that would not fit in
 memory raises ``TreeTooLarge``. ``flat.py`` describes the arrays.
 
 This module is where the solvers and their users import trees from: it re-exports
-the tree record and the memory figures from the modules below it.
+the tree record, the estimator and the memory figures from the modules below it.
 
 >>> import pyspiel
 >>> tree = build_tree(pyspiel.load_game("kuhn_poker"))
@@ -21,8 +21,6 @@ the tree record and the memory figures from the modules below it.
 
 from __future__ import annotations
 
-import dataclasses
-import math
 import time
 from collections.abc import Callable
 
@@ -31,8 +29,9 @@ import pyspiel
 from tqdm.auto import tqdm
 
 from ..core.kernel import CHANCE, TERMINAL
+from .estimate import TreeEstimate, check_fits, estimate_tree
 from .flat import Tree, check_game, finish_tree, is_kernel_game
-from .kernel_tree import estimate_kernel_tree, tree_from_kernel
+from .kernel_tree import tree_from_kernel
 from .memory import (
     MAX_NODES,
     NODE_BYTES,
@@ -40,11 +39,9 @@ from .memory import (
     SOLVE_NODE_BYTES,
     TreeTooLarge,
     build_bytes,
-    format_bytes,
     machine_memory,
     memory_budget,
     solve_bytes,
-    too_large,
 )
 
 __all__ = [
@@ -64,87 +61,6 @@ __all__ = [
 
 # Trees estimated smaller than this build without a progress bar (under a second).
 PROGRESS_NODES = 200_000
-
-
-@dataclasses.dataclass(frozen=True)
-class TreeEstimate:
-    """The size of a game tree estimated by random walks (Knuth 1975).
-
-    Each walk goes from the root to a terminal choosing uniformly among the children
-    and adds up the products of the branching factors met: an unbiased estimate of
-    the number of nodes at each depth. ``*_error`` are standard errors over walks.
-    """
-
-    nodes: float
-    decision_nodes: float
-    sequences: float  # edges out of decision nodes: an upper bound on sequences
-    walks: int
-    nodes_error: float
-
-    @property
-    def nbytes(self) -> float:
-        """Bytes needed at least to build this tree and solve it: the builder's peak
-        and the solver's per-node arrays (information sets and sequences, unknown
-        before building, add to this)."""
-        return build_bytes(self.nodes, self.decision_nodes, self.sequences) + self.nodes * SOLVE_NODE_BYTES
-
-    def describe(self) -> str:
-        return (
-            f"about {self.nodes:.3g} nodes (± {self.nodes_error:.2g}, from {self.walks} random walks), "
-            f"{self.decision_nodes:.3g} decision nodes, needing at least {format_bytes(self.nbytes)} to build and solve"
-        )
-
-
-def estimate_tree(game: pyspiel.Game, walks: int = 2000, seed: int = 0) -> TreeEstimate:
-    """Estimates the size of ``game``'s tree from ``walks`` uniformly random walks.
-
-    Uses the rules kernel in numba for this library's games, ``pyspiel`` states
-    otherwise.
-
-    >>> import pyspiel
-    >>> estimate = estimate_tree(pyspiel.load_game("kuhn_poker"), walks=500)
-    >>> 40 < estimate.nodes < 80
-    True
-    """
-    check_game(game)
-    if is_kernel_game(game):
-        samples = estimate_kernel_tree(game, walks, seed)
-    else:
-        samples = _walk_samples_pyspiel(game, walks, seed)
-    nodes, decisions, edges = samples[:, 0], samples[:, 1], samples[:, 2]
-    scale = max(float(nodes.max()), 1.0)  # the squares of 1e133 nodes would overflow
-    error = float((nodes / scale).std(ddof=1) * scale / math.sqrt(walks)) if walks > 1 else math.inf
-    return TreeEstimate(float(nodes.mean()), float(decisions.mean()), float(edges.mean()), walks, error)
-
-
-def _walk_samples_pyspiel(game: pyspiel.Game, walks: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    out = np.zeros((walks, 3))
-    for w in range(walks):
-        state = game.new_initial_state()
-        weight = nodes = 1.0
-        decisions = edges = 0.0
-        while not state.is_terminal():
-            children = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-            if not state.is_chance_node():
-                decisions += weight
-                edges += weight * len(children)
-            weight *= len(children)
-            nodes += weight
-            state.apply_action(children[rng.integers(len(children))])
-        out[w] = nodes, decisions, edges
-    return out
-
-
-def check_fits(game: pyspiel.Game, estimate: TreeEstimate, max_memory: float | None = None, pyspiel_builder=False):
-    """Raises ``TreeTooLarge`` when the estimated tree needs more than ``max_memory``
-    bytes (default: 90% of the memory available now)."""
-    needed = estimate.nbytes + (estimate.nodes * PYSPIEL_NODE_BYTES if pyspiel_builder else 0.0)
-    # Three standard errors above the estimate: a tree that may well be larger is
-    # refused before an hour of building, not after.
-    worst = needed * (1 + 3 * estimate.nodes_error / max(estimate.nodes, 1.0))
-    if estimate.nodes > MAX_NODES or worst > memory_budget(max_memory):
-        raise too_large(game, estimate.describe(), worst, max_memory)
 
 
 # --- the pyspiel builder ---------------------------------------------------------------
