@@ -1,6 +1,7 @@
 """The tabular solvers against OpenSpiel: the same iterates, the same best responses."""
 
 import os
+import re
 
 import numpy as np
 import pyspiel
@@ -305,8 +306,12 @@ def test_estimates_and_the_memory_check():
     with pytest.raises(TreeTooLarge, match=r"about .* nodes .* this machine has .* GB"):
         build_tree(pyspiel.load_game("leduc_poker"), max_memory=1e4)
     full = elements_ai.load_game("elements")
-    with pytest.raises(TreeTooLarge, match="use MCCFR"):
+    with pytest.raises(TreeTooLarge, match="use MCCFR") as error:
         build_tree(full, walks=200)
+    # One figure for the memory needed, in powers of ten people read (not 1.6e+124 GB).
+    message = str(error.value)
+    assert message.count("needs") == 1 and "e+" not in message, message
+    assert re.search(r"about \d\.?\d? × 10\^\d+ nodes .* needs \d\.?\d? × 10\^\d+ GB, and this machine", message)
     with pytest.raises(TreeTooLarge, match="more than 50 nodes"):
         tree_from_pyspiel(pyspiel.load_game("kuhn_poker"), max_nodes=50)
     assert MAX_NODES == 2**31 - 1

@@ -37,6 +37,7 @@ from .memory import (
     SOLVE_NODE_BYTES,
     build_bytes,
     format_bytes,
+    format_count,
     memory_budget,
     too_large,
 )
@@ -170,11 +171,14 @@ class TreeEstimate:
         before building, add to this)."""
         return build_bytes(self.nodes, self.decision_nodes, self.sequences) + self.nodes * SOLVE_NODE_BYTES
 
-    def describe(self) -> str:
+    def describe_size(self) -> str:
         return (
-            f"about {self.nodes:.3g} nodes (± {self.nodes_error:.2g}, from {self.walks} random walks), "
-            f"{self.decision_nodes:.3g} decision nodes, needing at least {format_bytes(self.nbytes)} to build and solve"
+            f"about {format_count(self.nodes)} nodes (± {format_count(self.nodes_error)}, from {self.walks:,} "
+            f"random walks) and {format_count(self.decision_nodes)} decision nodes"
         )
+
+    def describe(self) -> str:
+        return f"{self.describe_size()}, needing at least {format_bytes(self.nbytes)} to build and solve"
 
 
 def estimate_tree(game: pyspiel.Game, walks: int = 2000, seed: int = 0) -> TreeEstimate:
@@ -195,4 +199,4 @@ def check_fits(game: pyspiel.Game, estimate: TreeEstimate, max_memory: float | N
     # refused before an hour of building, not after.
     worst = needed * (1 + 3 * estimate.nodes_error / max(estimate.nodes, 1.0))
     if estimate.nodes > MAX_NODES or worst > memory_budget(max_memory):
-        raise too_large(game, estimate.describe(), worst, max_memory)
+        raise too_large(game, estimate.describe_size(), worst, max_memory)

@@ -2,10 +2,14 @@
 
 The tree builders, the size estimator, the CFR solvers and MCCFR's table all size
 themselves from these figures, so they live below every one of them.
+
+>>> format_bytes(2.1e10), format_bytes(6.74e12), format_bytes(1.64e79), format_bytes(2.37e6)
+('21 GB', '6,740 GB', '1.6 × 10^70 GB', '2.37 MB')
 """
 
 from __future__ import annotations
 
+import math
 import os
 
 __all__ = [
@@ -13,6 +17,7 @@ __all__ = [
     "TreeTooLarge",
     "build_bytes",
     "format_bytes",
+    "format_count",
     "machine_memory",
     "memory_budget",
     "solve_bytes",
@@ -77,16 +82,37 @@ def memory_budget(max_memory: float | None = None) -> float:
     return 0.9 * machine_memory()[1] if max_memory is None else float(max_memory)
 
 
+def format_count(x: float) -> str:
+    """A count for people: digits grouped up to a billion, then a power of ten (the
+    estimates of full games run to 10^131, where ``1.73e+131`` is hard to read and its
+    third digit is noise)."""
+    if not math.isfinite(x):
+        return "more than 10^308" if x > 0 else str(x)
+    if abs(x) < 1e9:
+        return f"{x:,.0f}" if abs(x) >= 100 or x == int(x) else f"{x:.3g}"
+    exponent = math.floor(math.log10(abs(x)))
+    mantissa = x / 10.0**exponent
+    if round(mantissa, 1) >= 10:  # 9.97e12 rounds to 10.0
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2g} × 10^{exponent}"
+
+
 def format_bytes(nbytes: float) -> str:
-    return f"{nbytes / 1e9:.3g} GB"
+    """Bytes in GB, the unit machines are sold in, so that a need compares at a glance
+    with the memory the same message reports (MB and kB below a GB)."""
+    for unit, size in (("kB", 1e3), ("MB", 1e6)):
+        if abs(nbytes) < 1000 * size:
+            return f"{nbytes / size:.3g} {unit}" if abs(nbytes) >= size else f"{nbytes:.0f} bytes"
+    gb = nbytes / 1e9
+    return f"{gb:.3g} GB" if abs(gb) < 1000 else f"{format_count(gb)} GB"
 
 
 def too_large(game, size: str, needed: float, max_memory: float | None) -> TreeTooLarge:
     """The error for a tree of ``size`` (a phrase) needing ``needed`` bytes."""
     total, available = machine_memory()
     return TreeTooLarge(
-        f"{game}: the game tree has {size}, needing {format_bytes(needed)}; this machine has {format_bytes(total)} "
-        f"of memory ({format_bytes(available)} available, budget {format_bytes(memory_budget(max_memory))}). Solve a "
-        "smaller variant, or use MCCFR (elements-ai solve --algorithm os-mccfr), which samples the game without "
-        "building the tree."
+        f"{game}: the game tree has {size}; building and solving it needs {format_bytes(needed)}, and this machine "
+        f"has {format_bytes(total)} of memory ({format_bytes(available)} available, budget "
+        f"{format_bytes(memory_budget(max_memory))}). Solve a smaller variant, or use MCCFR "
+        "(elements-ai solve --algorithm os-mccfr), which samples the game without building the tree."
     )
