@@ -1,6 +1,7 @@
 """The tabular solvers against OpenSpiel: the same iterates, the same best responses."""
 
 import os
+import re
 
 import numpy as np
 import pyspiel
@@ -26,6 +27,9 @@ from elements_ai.solvers import (
     tree_from_pyspiel,
     uniform_probs,
 )
+from elements_ai.solvers.estimate import EVERYONE, NODES, _pyspiel_walks, walk_samples
+from elements_ai.solvers.kernel_tree import count_kernel_tree
+from elements_ai.solvers.mccfr import PROBE_WALKS, MCCFRSolver
 from elements_ai.solvers.tree import MAX_NODES
 
 TINY = "elements(single_round=true,deck=1_2_6_6,hand_size=1)"
@@ -302,11 +306,34 @@ def test_estimates_and_the_memory_check():
     with pytest.raises(TreeTooLarge, match=r"about .* nodes .* this machine has .* GB"):
         build_tree(pyspiel.load_game("leduc_poker"), max_memory=1e4)
     full = elements_ai.load_game("elements")
-    with pytest.raises(TreeTooLarge, match="use MCCFR"):
+    with pytest.raises(TreeTooLarge, match="use MCCFR") as error:
         build_tree(full, walks=200)
+    # One figure for the memory needed, in powers of ten people read (not 1.6e+124 GB).
+    message = str(error.value)
+    assert message.count("needs") == 1 and "e+" not in message, message
+    assert re.search(r"about \d\.?\d? × 10\^\d+ nodes .* needs \d\.?\d? × 10\^\d+ GB, and this machine", message)
     with pytest.raises(TreeTooLarge, match="more than 50 nodes"):
         tree_from_pyspiel(pyspiel.load_game("kuhn_poker"), max_nodes=50)
     assert MAX_NODES == 2**31 - 1
+
+
+def test_one_estimator_walks_kernel_and_pyspiel_games_alike():
+    """The numba walks over a rules kernel and the walks through pyspiel states draw
+    the same children from the same stream: on a kernel game their figures are equal,
+    whichever player branches. External-sampling MCCFR is sized by the same walks."""
+    game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6", hand_size=2)
+    for brancher in (EVERYONE, 0, 1):
+        kernel = walk_samples(game, 300, seed=5, brancher=brancher)
+        python = np.zeros_like(kernel)
+        _pyspiel_walks(game, 300, 5, brancher, python)
+        np.testing.assert_array_equal(kernel, python)
+    exact = count_kernel_tree(game)
+    estimate = estimate_tree(game, walks=3000, seed=1)
+    assert abs(estimate.nodes - exact["nodes"]) < 4 * estimate.nodes_error
+    assert abs(estimate.decision_nodes - exact["decision_nodes"]) < 0.2 * exact["decision_nodes"]
+    solver = MCCFRSolver(game, "external", seed=3, memory=1e7)
+    traversals = [walk_samples(game, PROBE_WALKS, 3, brancher=player)[:, NODES].mean() for player in (0, 1)]
+    assert solver.nodes_per_iteration == sum(traversals) < estimate.nodes
 
 
 def test_bad_arguments_are_errors(trees):

@@ -32,8 +32,8 @@ import dataclasses
 import numba as nb
 import numpy as np
 
+from .flat import Tree
 from .sweeps import EVERYONE, best_response, on_policy_values, reach_down
-from .tree import Tree
 
 __all__ = ["Evaluation", "best_response_probs", "evaluate_probs", "infoset_reach", "uniform_probs"]
 

@@ -40,9 +40,11 @@ import numpy as np
 import pyspiel
 
 from .best_response import evaluate_probs
+from .flat import Tree
+from .memory import TREE_NODE_BYTES, memory_budget, too_large
 from .policy import PolicyTable
 from .sweeps import reach_down, regret_matching, regrets_up
-from .tree import TREE_NODE_BYTES, Tree, build_tree, memory_budget, too_large
+from .tree import build_tree
 
 __all__ = ["ALGORITHMS", "CFRSolver", "Settings"]
 

@@ -1,4 +1,5 @@
-"""Trees built straight from a game's rules kernel, in numba (see ``tree.py``).
+"""Trees built straight from a game's rules kernel, in numba (``flat.py`` describes the
+arrays, ``tree.py`` holds the pyspiel builder that this one matches).
 
 The walk is the pyspiel builder's, step for step: depth first, a node's children
 allocated together when it is expanded, legal actions and chance outcomes in
@@ -24,22 +25,15 @@ import time
 
 import numba as nb
 import numpy as np
-import pyspiel
+from tqdm.auto import tqdm
 
 from ..core.generic import generic, rules
 from ..core.kernel import CHANCE, TERMINAL
-from ..core.rng import seed_streams, uniform
 from ..core.spiel import KernelGame
-from .tree import (
-    MAX_NODES,
-    SOLVE_NODE_BYTES,
-    TreeTooLarge,
-    build_bytes,
-    fingerprint_into,
-    finish_tree,
-    memory_budget,
-    too_large,
-)
+from .flat import fingerprint_into, finish_tree, is_kernel_game
+from .memory import MAX_NODES, SOLVE_NODE_BYTES, TreeTooLarge, build_bytes, memory_budget, too_large
+
+__all__ = ["count_kernel_tree", "is_kernel_game", "tree_from_kernel"]
 
 # Counters shared by the walk's calls (int64 array).
 NODES, CHANCE_NODES, CHANCE_EDGES, INFOSETS, SEQUENCES, UTILITY_ROWS, DECISIONS, DECISION_EDGES, STATUS, TOP = range(10)
@@ -48,67 +42,6 @@ RUNNING, DONE, TOO_MANY, STACK_FULL, ACTIONS_DIFFER, RETURNS_FULL = range(6)
 MAX_UTILITY_ROWS = 1 << 20
 # Nodes expanded per call between progress updates.
 CHUNK = 1 << 20
-
-
-def is_kernel_game(game: pyspiel.Game) -> bool:
-    """Is ``game`` one of this library's games (with a rules kernel)?"""
-    return isinstance(game, KernelGame)
-
-
-@generic
-def _walks(cfg, root, walks, seed, mask, probs, out):
-    """Knuth's estimator: ``walks`` uniformly random walks from ``root``; each writes the
-    sums of the products of branching factors (nodes, decision nodes, decision edges)."""
-    rng = np.empty(1, np.uint64)
-    seed_streams(seed, rng)
-    state = root.copy()
-    for w in range(walks):
-        for i in range(root.shape[0]):
-            state[i] = root[i]
-        weight = 1.0
-        nodes = 1.0
-        decisions = 0.0
-        edges = 0.0
-        who = rules.current_player(cfg, state)
-        while who != TERMINAL:
-            count = 0
-            if who == CHANCE:
-                rules.chance_outcomes(cfg, state, probs)
-                for a in range(probs.shape[0]):
-                    if probs[a] > 0.0:
-                        count += 1
-            else:
-                rules.legal_mask(cfg, state, mask)
-                for a in range(mask.shape[0]):
-                    count += mask[a]
-                decisions += weight
-                edges += weight * count
-            k = min(int(uniform(rng, 0) * count), count - 1)
-            action = -1
-            for a in range(probs.shape[0] if who == CHANCE else mask.shape[0]):
-                live = probs[a] > 0.0 if who == CHANCE else mask[a]
-                if live:
-                    if k == 0:
-                        action = a
-                        break
-                    k -= 1
-            weight *= count
-            nodes += weight
-            rules.apply(cfg, state, action)
-            who = rules.current_player(cfg, state)
-        out[w, 0] = nodes
-        out[w, 1] = decisions
-        out[w, 2] = edges
-
-
-def estimate_kernel_tree(game: KernelGame, walks: int, seed: int) -> np.ndarray:
-    """``walks`` samples of Knuth's estimator (nodes, decision nodes, decision edges)."""
-    out = np.zeros((walks, 3))
-    root = game.new_initial_state().array.copy()
-    mask = np.zeros(game.config.num_actions, np.bool_)
-    probs = np.zeros(max(game.config.max_chance_outcomes, 1))
-    _walks[game.kernel](game.cfg, root, walks, seed, mask, probs, out)
-    return out
 
 
 @nb.njit(cache=True)
@@ -425,6 +358,4 @@ def _empty_arrays(players: int) -> dict:
 def _bar(progress: bool, desc: str, total: int | None = None):
     if not progress:
         return None
-    from tqdm.auto import tqdm
-
     return tqdm(total=total, desc=desc, unit=" nodes", unit_scale=True)

@@ -48,8 +48,12 @@ from ..core.kernel import CHANCE, TERMINAL
 from ..core.rng import sample_index, seeds_from, uniform
 from ..core.spiel import KernelGame
 from .best_response import Evaluation, evaluate_probs
-from .policy import CHECKPOINT_FORMAT, VERSION, PolicyMismatch, PolicyTable, _game_string, read_npz, write_npz
-from .tree import Tree, _gb, build_tree, fingerprint_into, machine_memory
+from .estimate import LEGAL, MOVES, NODES, walk_samples
+from .flat import Tree, fingerprint_into
+from .memory import format_bytes, machine_memory
+from .policy import CHECKPOINT_FORMAT, VERSION, PolicyTable, average_probs, read_checkpoint, write_npz
+from .policy import load_mccfr_policy as load_mccfr_policy  # re-exported: its home before policy.py read checkpoints
+from .tree import build_tree
 
 __all__ = ["MCCFRSolver", "SAMPLERS", "load_mccfr_policy"]
 
@@ -58,6 +62,8 @@ DEFAULT_MEMORY = 2e9
 # External sampling refuses games where one iteration would visit more nodes than this
 # (an hour or more per iteration): the traverser enumerates its actions over a whole game.
 MAX_EXTERNAL_NODES = 1e10
+# Random walks that estimate the legal actions per decision and external sampling's cost.
+PROBE_WALKS = 200
 # Counters of the table (int64 array).
 ENTRIES, SLOTS, DROPPED = range(3)
 # Bytes per information set (key, player, first slot, hash index at half load) and per
@@ -163,8 +169,7 @@ def _descend(cfg, state, traverser, rng, index, keys, players, first, actions, r
     who = rules.current_player(cfg, state)
     while who != TERMINAL and who != traverser:
         if who == CHANCE:
-            rules.chance_outcomes(cfg, state, probs)
-            action = sample_index(probs, probs.shape[0], uniform(rng, 0))
+            action = rules.sample_outcome(cfg, state, probs, uniform(rng, 0))
         else:
             rules.legal_mask(cfg, state, mask)
             count = _count(mask)
@@ -280,6 +285,7 @@ def _outcome_episode(cfg, root, traverser, epsilon, rng, index, keys, players, f
     who = rules.current_player(cfg, state)
     while who != TERMINAL:
         if who == CHANCE:
+            # The probabilities, not just a draw (rules.sample_outcome): the reaches need the outcome's.
             rules.chance_outcomes(cfg, state, probs)
             action = sample_index(probs, probs.shape[0], uniform(rng, 0))
             others *= probs[action]
@@ -348,73 +354,6 @@ def _outcome_iterations(cfg, root, iterations, num_players, epsilon, rng, index,
     return True
 
 
-@generic
-def _mean_legal(cfg, root, games, rng, mask, probs):
-    """The mean number of legal actions at the decision nodes of random games."""
-    total = 0.0
-    decisions = 0
-    state = root.copy()
-    for _ in range(games):
-        for i in range(root.shape[0]):
-            state[i] = root[i]
-        who = rules.current_player(cfg, state)
-        while who != TERMINAL:
-            if who == CHANCE:
-                rules.chance_outcomes(cfg, state, probs)
-                action = sample_index(probs, probs.shape[0], uniform(rng, 0))
-            else:
-                rules.legal_mask(cfg, state, mask)
-                count = _count(mask)
-                total += count
-                decisions += 1
-                action = _nth_legal(mask, min(int(uniform(rng, 0) * count), count - 1))
-            rules.apply(cfg, state, action)
-            who = rules.current_player(cfg, state)
-    return total / max(decisions, 1)
-
-
-@generic
-def _external_cost(cfg, root, walks, num_players, rng, mask, probs):
-    """Knuth's estimate of the nodes one external-sampling iteration visits: random
-    walks that multiply their weight by the traverser's branching only (the others'
-    and chance's moves are sampled, not enumerated)."""
-    total = 0.0
-    state = root.copy()
-    for traverser in range(num_players):
-        for _ in range(walks):
-            for i in range(root.shape[0]):
-                state[i] = root[i]
-            weight = 1.0
-            nodes = 1.0
-            who = rules.current_player(cfg, state)
-            while who != TERMINAL:
-                if who == CHANCE:
-                    rules.chance_outcomes(cfg, state, probs)
-                    action = sample_index(probs, probs.shape[0], uniform(rng, 0))
-                else:
-                    rules.legal_mask(cfg, state, mask)
-                    count = _count(mask)
-                    if who == traverser:
-                        weight *= count
-                    action = _nth_legal(mask, min(int(uniform(rng, 0) * count), count - 1))
-                rules.apply(cfg, state, action)
-                nodes += weight
-                who = rules.current_player(cfg, state)
-            total += nodes / walks
-    return total
-
-
-@nb.njit(cache=True)
-def _average_probs(first, average, entries, out):
-    for entry in range(entries):
-        start, stop = first[entry], first[entry + 1]
-        total = 0.0
-        for s in range(start, stop):
-            total += average[s]
-        for s in range(start, stop):
-            out[s] = average[s] / total if total > 0.0 else 1.0 / (stop - start)
-
-
 # --- the solver ---------------------------------------------------------------------------
 
 
@@ -458,16 +397,15 @@ class MCCFRSolver:
             raise ValueError(f"epsilon must be in (0, 1], got {epsilon}")
         total, _ = machine_memory()
         if not 0 < memory <= total:
-            raise ValueError(f"memory must be between 0 and this machine's {_gb(total)}, got {memory:g} bytes")
-        rng = seeds_from(seed, 1)
-        root = game.new_initial_state().array
-        mask = np.zeros(game.config.num_actions, np.bool_)
-        chance = np.zeros(max(game.config.max_chance_outcomes, 1))
-        probe = _mean_legal[game.kernel](game.cfg, root, 200, rng, mask, chance)
+            raise ValueError(f"memory must be between 0 and this machine's {format_bytes(total)}, got {memory:g} bytes")
+        # Random walks size the table and, for external sampling, its cost: a traversal
+        # for one player is the tree in which that player's decisions alone branch.
+        traversers = range(game.num_players()) if sampler == "external" else range(1)
+        walks = [walk_samples(game, PROBE_WALKS, seed, brancher=player) for player in traversers]
+        probe = sum(w[:, LEGAL].sum() for w in walks) / max(sum(w[:, MOVES].sum() for w in walks), 1.0)
         self.nodes_per_iteration = None
         if sampler == "external":
-            self.nodes_per_iteration = _external_cost[game.kernel](game.cfg, root, 200, game.num_players(), rng, mask,
-                                                                   chance)
+            self.nodes_per_iteration = float(sum(w[:, NODES].mean() for w in walks))
             if self.nodes_per_iteration > MAX_EXTERNAL_NODES:
                 raise ValueError(
                     f"{game}: external sampling would visit about {self.nodes_per_iteration:.2g} nodes per iteration "
@@ -530,7 +468,7 @@ class MCCFRSolver:
         cost = "" if self.nodes_per_iteration is None else f"about {self.nodes_per_iteration:.3g} nodes per iteration; "
         return (
             f"{s.sampler}-sampling MCCFR; {cost}information-set table for up to {s.capacity:,} information sets "
-            f"and {s.slots:,} actions ({_gb(s.nbytes)}); {self.num_infosets:,} used"
+            f"and {s.slots:,} actions ({format_bytes(s.nbytes)}); {self.num_infosets:,} used"
         )
 
     def run(self, iterations: int) -> None:
@@ -561,7 +499,7 @@ class MCCFRSolver:
         """The average policy of the information sets sampled so far (others: uniform)."""
         entries, slots = self.num_infosets, int(self.counters[SLOTS])
         probs = np.zeros(slots)
-        _average_probs(self.first, self.average, entries, probs)
+        average_probs(self.first, self.average, entries, probs)
         return PolicyTable(
             self.game, self.keys[:entries].copy(), self.players[:entries].copy(), self.first[: entries + 1].copy(),
             self.actions[:slots].copy(), probs, self.info(), default_uniform=True,
@@ -612,9 +550,7 @@ class MCCFRSolver:
     @classmethod
     def load(cls, path, game: pyspiel.Game | str | None = None) -> MCCFRSolver:
         """The solver checkpointed at ``path``, ready to continue."""
-        header, arrays = _read_checkpoint(path, game)
-        import elements_ai  # noqa: F401
-
+        header, arrays = read_checkpoint(path, game)
         loaded = pyspiel.load_game(header["game"])
         solver = cls.__new__(cls)
         solver.nodes_per_iteration = header.get("nodes_per_iteration")
@@ -633,31 +569,3 @@ class MCCFRSolver:
         solver.iteration = int(header["iteration"])
         _rebuild_index(solver.keys, entries, solver.index)
         return solver
-
-
-def _read_checkpoint(path, game) -> tuple[dict, dict]:
-    header, arrays = read_npz(path, CHECKPOINT_FORMAT)
-    if game is not None and _game_string(game) != _game_string(header["game"]):
-        raise PolicyMismatch(f"{path} holds a policy for {header['game']}, not for {_game_string(game)}")
-    missing = [n for n in ("keys", "players", "first", "actions", "regret", "average", "rng") if n not in arrays]
-    if missing:
-        raise ValueError(f"{path}: malformed checkpoint, array {missing[0]!r} is missing")
-    first = arrays["first"]
-    if first.shape != (arrays["keys"].shape[0] + 1,) or first[-1] != arrays["actions"].shape[0]:
-        raise ValueError(f"{path}: malformed checkpoint: the entries' arrays disagree")
-    return header, arrays
-
-
-def load_mccfr_policy(path, game: pyspiel.Game | str | None = None) -> PolicyTable:
-    """The average policy held in an MCCFR checkpoint (uniform where never sampled)."""
-    header, arrays = _read_checkpoint(path, game)
-    import elements_ai  # noqa: F401
-
-    loaded = game if isinstance(game, pyspiel.Game) else pyspiel.load_game(header["game"])
-    entries = arrays["keys"].shape[0]
-    probs = np.zeros(arrays["actions"].shape[0])
-    _average_probs(arrays["first"], arrays["average"], entries, probs)
-    info = {"settings": header["settings"], "iterations": header["iteration"], "infosets": entries}
-    return PolicyTable(
-        loaded, arrays["keys"], arrays["players"], arrays["first"], arrays["actions"], probs, info, default_uniform=True
-    )

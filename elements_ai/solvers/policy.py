@@ -35,14 +35,18 @@ import tempfile
 from collections.abc import Mapping
 from typing import Any
 
+import numba as nb
 import numpy as np
 import pyspiel
 from open_spiel.python import policy as openspiel_policy
 
-from .best_response import Evaluation, evaluate_probs
-from .tree import Tree, build_tree, state_key
+import elements_ai  # noqa: F401  (registers this library's games, so that game strings in files load)
 
-__all__ = ["PolicyMismatch", "PolicyTable", "evaluate", "load_policy", "policy_probs"]
+from .best_response import Evaluation, evaluate_probs
+from .flat import Tree, state_key
+from .tree import build_tree
+
+__all__ = ["PolicyMismatch", "PolicyTable", "evaluate", "load_mccfr_policy", "load_policy", "policy_probs"]
 
 FORMAT = "elements_ai.policy"
 CHECKPOINT_FORMAT = "elements_ai.mccfr"  # an MCCFR solver's checkpoint, which holds a policy too
@@ -56,11 +60,7 @@ class PolicyMismatch(ValueError):
 
 
 def _game_string(game: pyspiel.Game | str) -> str:
-    if isinstance(game, str):
-        import elements_ai  # noqa: F401  (registers this library's games)
-
-        game = pyspiel.load_game(game)
-    return str(game)
+    return str(pyspiel.load_game(game) if isinstance(game, str) else game)
 
 
 class PolicyTable(openspiel_policy.Policy):
@@ -333,10 +333,56 @@ def load_policy(path, game: pyspiel.Game | str | None = None) -> PolicyTable:
     """
     header, _ = read_npz(path, (FORMAT, CHECKPOINT_FORMAT))
     if header["format"] == CHECKPOINT_FORMAT:
-        from .mccfr import load_mccfr_policy
-
         return load_mccfr_policy(path, game)
     return PolicyTable.load(path, game)
+
+
+# --- MCCFR checkpoints, which hold a policy too ----------------------------------------
+# Read here rather than in mccfr.py so that loading any policy file needs no solver
+# (mccfr.py writes them, and resumes from them through ``read_checkpoint``).
+
+CHECKPOINT_ARRAYS = ("keys", "players", "first", "actions", "regret", "average", "rng")
+
+
+def read_checkpoint(path, game: pyspiel.Game | str | None = None) -> tuple[dict, dict]:
+    """The header and arrays of the MCCFR checkpoint at ``path``, checked (and with
+    ``game``, checked to be that game's)."""
+    header, arrays = read_npz(path, CHECKPOINT_FORMAT)
+    if game is not None and _game_string(game) != _game_string(header["game"]):
+        raise PolicyMismatch(f"{path} holds a policy for {header['game']}, not for {_game_string(game)}")
+    missing = [n for n in CHECKPOINT_ARRAYS if n not in arrays]
+    if missing:
+        raise ValueError(f"{path}: malformed checkpoint, array {missing[0]!r} is missing")
+    first = arrays["first"]
+    if first.shape != (arrays["keys"].shape[0] + 1,) or first[-1] != arrays["actions"].shape[0]:
+        raise ValueError(f"{path}: malformed checkpoint: the entries' arrays disagree")
+    return header, arrays
+
+
+@nb.njit(cache=True)
+def average_probs(first, average, entries, out):
+    """MCCFR's average policy: each entry's cumulative ``average`` normalised into
+    ``out`` (uniform where nothing was accumulated)."""
+    for entry in range(entries):
+        start, stop = first[entry], first[entry + 1]
+        total = 0.0
+        for s in range(start, stop):
+            total += average[s]
+        for s in range(start, stop):
+            out[s] = average[s] / total if total > 0.0 else 1.0 / (stop - start)
+
+
+def load_mccfr_policy(path, game: pyspiel.Game | str | None = None) -> PolicyTable:
+    """The average policy held in an MCCFR checkpoint (uniform where never sampled)."""
+    header, arrays = read_checkpoint(path, game)
+    loaded = game if isinstance(game, pyspiel.Game) else pyspiel.load_game(header["game"])
+    entries = arrays["keys"].shape[0]
+    probs = np.zeros(arrays["actions"].shape[0])
+    average_probs(arrays["first"], arrays["average"], entries, probs)
+    info = {"settings": header["settings"], "iterations": header["iteration"], "infosets": entries}
+    return PolicyTable(
+        loaded, arrays["keys"], arrays["players"], arrays["first"], arrays["actions"], probs, info, default_uniform=True
+    )
 
 
 # --- conversions ----------------------------------------------------------------------

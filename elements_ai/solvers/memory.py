@@ -1,0 +1,118 @@
+"""What a tabular solve costs in memory, what this machine has, and the error when it does not fit.
+
+The tree builders, the size estimator, the CFR solvers and MCCFR's table all size
+themselves from these figures, so they live below every one of them.
+
+>>> format_bytes(2.1e10), format_bytes(6.74e12), format_bytes(1.64e79), format_bytes(2.37e6)
+('21 GB', '6,740 GB', '1.6 × 10^70 GB', '2.37 MB')
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+__all__ = [
+    "MAX_NODES",
+    "TreeTooLarge",
+    "build_bytes",
+    "format_bytes",
+    "format_count",
+    "machine_memory",
+    "memory_budget",
+    "solve_bytes",
+    "too_large",
+]
+
+# Memory, in bytes, of a tabular solve. The tree keeps per node its player (1), first
+# child (4), child count (2) and index (4); the solver one float64 per node (reach down,
+# values up, in place) and best response an int32 (the last own sequence).
+TREE_NODE_BYTES = 1 + 4 + 2 + 4
+SOLVE_NODE_BYTES = 8 + 4
+NODE_BYTES = TREE_NODE_BYTES + SOLVE_NODE_BYTES
+# Per sequence: its action and information set (4 + 4), the solver's regret,
+# cumulative and current policy, prediction and scratch (5 * 8), best response's value.
+SEQUENCE_BYTES = 4 + 4 + 5 * 8 + 8
+# Per information set: player, first sequence, parent sequence, a node (1 + 8 + 8 + 4),
+# its key (16), the per-player list (4), own reach and best response (8 + 8).
+INFOSET_BYTES = 1 + 8 + 8 + 4 + 16 + 4 + 8 + 8
+# While the kernel builder fills a tree, its information-set arrays are sized for
+# every decision node (key, player, first sequence, node, and the hash table at up to
+# four int32 slots each), its sequences for every edge out of a decision node.
+BUILD_DECISION_BYTES = 16 + 1 + 8 + 4 + 16
+BUILD_EDGE_BYTES = 4
+# The pyspiel builder keeps Python lists while it walks: about this much per node.
+PYSPIEL_NODE_BYTES = 150
+# Nodes are numbered with int32.
+MAX_NODES = 2**31 - 1
+
+
+def solve_bytes(nodes: float, infosets: float, sequences: float) -> float:
+    """Bytes a tabular solver (and its exact best response) needs for a tree of this size."""
+    return nodes * NODE_BYTES + sequences * SEQUENCE_BYTES + infosets * INFOSET_BYTES
+
+
+def build_bytes(nodes: float, decision_nodes: float, decision_edges: float) -> float:
+    """Peak bytes of the kernel builder, which sizes its information sets from the decision nodes."""
+    return nodes * TREE_NODE_BYTES + decision_nodes * BUILD_DECISION_BYTES + decision_edges * BUILD_EDGE_BYTES
+
+
+class TreeTooLarge(MemoryError):
+    """The game tree would not fit in memory (the message gives the estimate)."""
+
+
+def machine_memory() -> tuple[int, int]:
+    """This machine's total and available memory in bytes (available: MemAvailable
+    from ``/proc/meminfo`` where there is one, else the total)."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    available = total
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    return total, available
+
+
+def memory_budget(max_memory: float | None = None) -> float:
+    """``max_memory``, or by default 90% of the memory available now."""
+    return 0.9 * machine_memory()[1] if max_memory is None else float(max_memory)
+
+
+def format_count(x: float) -> str:
+    """A count for people: digits grouped up to a billion, then a power of ten (the
+    estimates of full games run to 10^131, where ``1.73e+131`` is hard to read and its
+    third digit is noise)."""
+    if not math.isfinite(x):
+        return "more than 10^308" if x > 0 else str(x)
+    if abs(x) < 1e9:
+        return f"{x:,.0f}" if abs(x) >= 100 or x == int(x) else f"{x:.3g}"
+    exponent = math.floor(math.log10(abs(x)))
+    mantissa = x / 10.0**exponent
+    if round(mantissa, 1) >= 10:  # 9.97e12 rounds to 10.0
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2g} × 10^{exponent}"
+
+
+def format_bytes(nbytes: float) -> str:
+    """Bytes in GB, the unit machines are sold in, so that a need compares at a glance
+    with the memory the same message reports (MB and kB below a GB)."""
+    for unit, size in (("kB", 1e3), ("MB", 1e6)):
+        if abs(nbytes) < 1000 * size:
+            return f"{nbytes / size:.3g} {unit}" if abs(nbytes) >= size else f"{nbytes:.0f} bytes"
+    gb = nbytes / 1e9
+    return f"{gb:.3g} GB" if abs(gb) < 1000 else f"{format_count(gb)} GB"
+
+
+def too_large(game, size: str, needed: float, max_memory: float | None) -> TreeTooLarge:
+    """The error for a tree of ``size`` (a phrase) needing ``needed`` bytes."""
+    total, available = machine_memory()
+    return TreeTooLarge(
+        f"{game}: the game tree has {size}; building and solving it needs {format_bytes(needed)}, and this machine "
+        f"has {format_bytes(total)} of memory ({format_bytes(available)} available, budget "
+        f"{format_bytes(memory_budget(max_memory))}). Solve a smaller variant, or use MCCFR "
+        "(elements-ai solve --algorithm os-mccfr), which samples the game without building the tree."
+    )
