@@ -5,7 +5,15 @@ from __future__ import annotations
 import numba as nb
 
 from ...core.arrays import fill
+from ...core.observers import Privacy
 from .rules import INFO, NUM_ACTIONS, NUM_VALUES, OBS, S, limit, player_sum
+
+
+# What only the observer knows (core/observers.py cuts the public and private
+# observation types by it): its hand and its sum (which adds the hand) now, and
+# this round's deal in the information state. Every other piece is public: the
+# display, the cards taken, discarded 6s, hand sizes and the action history.
+PRIVACY = Privacy(private=("hand", "sum", "deal"))
 
 
 @nb.njit(cache=True, _nrt=False)
