@@ -462,3 +462,36 @@ def test_the_leak_check_catches_a_private_piece_declared_public(monkeypatch):
         leak = _first_leak(game, random_states(game, 15, seed=10))
         assert leak is not None, name
         monkeypatch.undo()
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_batch_views_equal_the_openspiel_observers(name, variant):
+    """``VecEnv.observe`` (and ``public_observation`` / ``private_observation``) give,
+    row for row, what the OpenSpiel observer of that type gives for each env's state."""
+    kernel = elements_ai.get_kernel(name)
+    game = load(name, variant)
+    env = elements_ai.make_vec(name, 8, seed=12, autoreset=True, **kernel.variants[variant])
+    observers = _observers(game)
+    checked = 0
+    for step in range(8):
+        states = [game.state_from_array(row) for row in env.states]
+        for obs_name, obs_type in OBS_TYPES.items():
+            observer = observers[obs_name]
+            for player in (None, game.num_players() - 1):
+                batch = env.observe(obs_type, player)
+                for i, state in enumerate(states):
+                    who = state.current_player() if player is None else player
+                    if who < 0:  # no player to move: a view of the player is zero, others read no player
+                        if obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                            assert not batch[i].any(), f"{obs_name} env {i}"
+                            continue
+                        who = 0
+                    observer.set_from(state, who)
+                    np.testing.assert_array_equal(batch[i], observer.tensor, f"{obs_name} player {player} env {i}")
+                    checked += 1
+        for recall in (False, True):
+            np.testing.assert_array_equal(env.public_observation(recall), env.observe(_obs_type(recall, True, "none")))
+            np.testing.assert_array_equal(env.private_observation(None, recall),
+                                          env.observe(_obs_type(recall, False, "single")))
+        env.step(env.sample_actions())
+    assert checked > 50
