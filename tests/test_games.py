@@ -449,11 +449,13 @@ def test_no_view_tells_apart_what_its_player_cannot_see(name, variant):
 
 
 def test_the_leak_check_catches_a_private_piece_declared_public(monkeypatch):
-    """Declaring elements' hand public (or elementos' backs plain public) must show as a leak."""
+    """Declaring elements' hand or sum public (or elementos' backs plainly public, or
+    elemental_duel's history whole) must show as a leak."""
     import dataclasses
 
     for name, privacy in (
-        ("elements", elements_ai.core.observers.Privacy(private=("sum", "deal"))),
+        ("elements", elements_ai.core.observers.Privacy(private=("deal",), dropped=("sum",))),
+        ("elements", elements_ai.core.observers.Privacy(private=("hand", "deal"))),
         ("elementos", elements_ai.core.observers.Privacy()),
         ("elemental_duel", elements_ai.core.observers.Privacy(private=("own_face_down",))),
     ):

@@ -9,7 +9,8 @@ encoder per observation type:
 * **public** (``private_info=NONE``): every piece that is not private, as seat 0's
   encoder writes it. Pieces a game orders (observer, next, ...) are then in absolute
   seat order (seat 0, 1, ...), and the view is the same whoever asks. The
-  ``observer`` one-hot (whose view it is) is dropped. A *shared* piece (public
+  ``observer`` one-hot (whose view it is) is dropped, as are pieces that add
+  private and public content together. A *shared* piece (public
   content in which the observer also sees some of its own hidden things, indexed by
   square or card rather than by seat) keeps what every seat sees; a *split* piece
   loses the columns only the observer knows.
@@ -70,6 +71,9 @@ class Privacy:
     """What only the observer knows in a game's observation and information state.
 
     ``private``: pieces whose whole content is the observer's own (its hand).
+    ``dropped``: pieces that add private and public content together (elements'
+    sum: the hand plus the cards in front); neither view has them, as neither has
+    the ``observer`` one-hot, and each view keeps the parts they are made of.
     ``shared``: pieces of public content in which the observer also sees its own
     hidden things (the backs of its own pieces); indexed by square or card, never
     by seat relative to the observer. ``private_columns``: piece name -> (start,
@@ -81,13 +85,14 @@ class Privacy:
     """
 
     private: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
     shared: tuple[str, ...] = ()
     private_columns: Mapping[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
 
     def check(self, game: str, pieces: Sequence[Piece]) -> None:
         """Raises ``ValueError`` naming a declared piece that ``pieces`` lack or that is declared twice."""
         names = {piece.name: piece for piece in pieces}
-        declared = [*self.private, *self.shared, *self.private_columns]
+        declared = [*self.private, *self.dropped, *self.shared, *self.private_columns]
         for name in declared:
             if name not in names:
                 raise ValueError(f"{game}: PRIVACY names the piece {name!r}, which the tensors do not have")
@@ -130,7 +135,7 @@ class View:
         public_parts, private_parts = [], []
         for source in pieces:
             name = source.name
-            if name == OBSERVER:
+            if name == OBSERVER or name in privacy.dropped:
                 continue
             if name in privacy.private:
                 private_parts.append((name, source.shape, source, _PRIVATE, (0, 0)))

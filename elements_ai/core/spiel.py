@@ -303,7 +303,7 @@ class KernelObserver:
     >>> game = elements_ai.load_game("elements", single_round=True)
     >>> mine = pyspiel.IIGObservationType(perfect_recall=True, public_info=False)
     >>> list(game.make_py_observer(mine).dict)
-    ['hand', 'sum', 'deal']
+    ['hand', 'deal']
     """
 
     def __init__(self, game: KernelGame, iig_obs_type=None, params=None):
