@@ -466,6 +466,22 @@ def test_the_leak_check_catches_a_private_piece_declared_public(monkeypatch):
         monkeypatch.undo()
 
 
+def test_a_privacy_naming_a_missing_piece_is_an_error():
+    from elements_ai.core.observers import Privacy, view_of
+
+    game = elements_ai.load_game("elements")
+    config = game.config
+    public = _obs_type(False, True, "none")
+    for privacy, message in (
+        (Privacy(private=("hands",)), "'hands', which the tensors do not have"),
+        (Privacy(private=("hand",), shared=("hand",)), "'hand' twice"),
+        (Privacy(private=("observer",)), "must not declare 'observer'"),
+        (Privacy(private_columns={"history": (4, 99)}), "columns 4..99 of 'history'"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            view_of("elements", privacy, 2, config.obs_pieces, config.info_pieces, public)
+
+
 @pytest.mark.parametrize("name, variant", CASES)
 def test_batch_views_equal_the_openspiel_observers(name, variant):
     """``VecEnv.observe`` (and ``public_observation`` / ``private_observation``) give,

@@ -8,12 +8,14 @@ encoder per observation type:
 
 * **public** (``private_info=NONE``): every piece that is not private, as seat 0's
   encoder writes it. Pieces a game orders (observer, next, ...) are then in absolute
-  seat order (seat 0, 1, ...), and the view is the same whoever asks. The
-  ``observer`` one-hot (whose view it is) is dropped, as are pieces that add
-  private and public content together. A *shared* piece (public
-  content in which the observer also sees some of its own hidden things, indexed by
-  square or card rather than by seat) keeps what every seat sees; a *split* piece
-  loses the columns only the observer knows.
+  seat order (seat 0, 1, ...), and the view is the same whoever asks; a piece that
+  told more to seat 0 than to the others would leak, which the generic tests catch
+  (two states seat 1 cannot tell apart must give the same public view). The
+  ``observer`` one-hot (whose view it is) is dropped, as are pieces that add private
+  and public content together. A *shared* piece (public content in which the
+  observer also sees some of its own hidden things, indexed by square or card
+  rather than by seat) keeps what every seat sees; a *split* piece loses the
+  columns only the observer knows.
 * **private** of seat p (``public_info=False``): p's private pieces; of a shared
   piece, what p sees beyond every seat (named ``private_<piece>``); of a split
   piece, its private columns (``private_<piece>``). It holds nothing public.
@@ -76,7 +78,9 @@ class Privacy:
     the ``observer`` one-hot, and each view keeps the parts they are made of.
     ``shared``: pieces of public content in which the observer also sees its own
     hidden things (the backs of its own pieces); indexed by square or card, never
-    by seat relative to the observer. ``private_columns``: piece name -> (start,
+    by seat relative to the observer, with entries that only grow with what a seat
+    sees (one-hots), so that what every seat sees is their minimum over the seats.
+    ``private_columns``: piece name -> (start,
     stop) of the last axis's columns only the observer knows, the rest public.
     Every other piece but ``observer`` is public.
 
