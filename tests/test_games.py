@@ -287,3 +287,229 @@ def test_hot_kernel_functions_run_without_reference_counting(name):
                      if d.targetoptions.get("_nrt", True) and d.targetoptions.get("inline") != "always")
     assert not counted, f"{name}: jitted with numba's runtime, though hot: {counted}"
     assert len(seen) >= 8
+
+
+# --- every observation type ---------------------------------------------------------------
+
+PRIVATE_INFO = {
+    "none": pyspiel.PrivateInfoType.NONE,
+    "single": pyspiel.PrivateInfoType.SINGLE_PLAYER,
+    "all": pyspiel.PrivateInfoType.ALL_PLAYERS,
+}
+
+
+def _obs_types():
+    """Every IIGObservationType OpenSpiel defines, by a readable name."""
+    for recall in (False, True):
+        for public in (True, False):
+            for private, info in PRIVATE_INFO.items():
+                name = f"{'recall' if recall else 'now'}-{'public' if public else 'nopublic'}-{private}"
+                yield name, pyspiel.IIGObservationType(perfect_recall=recall, public_info=public, private_info=info)
+
+
+OBS_TYPES = dict(_obs_types())
+
+
+def _obs_type(recall, public, private):
+    return OBS_TYPES[f"{'recall' if recall else 'now'}-{'public' if public else 'nopublic'}-{private}"]
+
+
+def _observers(game):
+    return {name: game.make_py_observer(obs_type) for name, obs_type in OBS_TYPES.items()}
+
+
+def _seen(observer, state, player):
+    observer.set_from(state, player)
+    return observer.tensor.copy(), observer.string_from(state, player)
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_every_observation_type_names_its_pieces_and_has_a_string(name, variant):
+    """Each of the twelve IIGObservationTypes gives, through OpenSpiel's own
+    ``make_observation``, a tensor tiled by named pieces and a string; the default
+    one is the game's observation / information state."""
+    from open_spiel.python.observation import make_observation
+
+    game = load(name, variant)
+    states = random_states(game, 4, seed=8)
+    for obs_name, obs_type in OBS_TYPES.items():
+        observation = make_observation(game, obs_type)
+        offset = 0
+        for piece_name, piece in observation.dict.items():
+            assert np.shares_memory(piece, observation.tensor), (obs_name, piece_name)
+            offset += piece.size
+        assert offset == observation.tensor.size, obs_name
+        for state in states:
+            for player in range(game.num_players()):
+                observation.set_from(state, player)
+                text = observation.string_from(state, player)
+                assert isinstance(text, str)
+                if obs_type.public_info and obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                    own = state.information_state_tensor if obs_type.perfect_recall else state.observation_tensor
+                    np.testing.assert_array_equal(observation.tensor, own(player))
+                if not obs_type.public_info and obs_type.private_info == pyspiel.PrivateInfoType.NONE:
+                    assert observation.tensor.size == 0 and text == "", obs_name
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_public_and_private_views_fit_together(name, variant):
+    """The public view is everyone's; ALL_PLAYERS stacks each seat's private view and
+    follows the public one; perfect recall extends each view; the private views
+    take nothing from the public pieces; a perfect-information game has no private
+    content."""
+    game = load(name, variant)
+    players = game.num_players()
+    observers = _observers(game)
+    for state in random_states(game, 6, seed=9):
+        for recall in (False, True):
+            public = observers[f"{'recall' if recall else 'now'}-public-none"]
+            single = observers[f"{'recall' if recall else 'now'}-nopublic-single"]
+            every = observers[f"{'recall' if recall else 'now'}-nopublic-all"]
+            both = observers[f"{'recall' if recall else 'now'}-public-all"]
+            assert "observer" not in public.dict
+            assert not set(public.dict) & set(single.dict), "a piece both public and private"
+            everyone = [_seen(public, state, p) for p in range(players)]
+            assert all(seen[0].tobytes() == everyone[0][0].tobytes() and seen[1] == everyone[0][1]
+                       for seen in everyone), f"{name}-{variant}: the public view depends on who asks"
+            mine = [_seen(single, state, p)[0] for p in range(players)]
+            every.set_from(state, 1 % players)
+            for piece_name, stacked in every.dict.items():
+                assert stacked.shape == (players, *single.dict[piece_name].shape)
+                for p in range(players):
+                    single.set_from(state, p)
+                    np.testing.assert_array_equal(stacked[p], single.dict[piece_name], piece_name)
+            both.set_from(state, 0)
+            np.testing.assert_array_equal(both.tensor, np.concatenate([everyone[0][0], every.tensor]))
+            assert list(both.dict) == list(public.dict) + list(every.dict)
+            for piece_name, values in single.dict.items():
+                if piece_name.startswith("private_"):  # the observer's part of a shared or split piece
+                    for p in range(players):
+                        single.set_from(state, p)
+                        assert (single.dict[piece_name] >= 0).all(), piece_name
+                        public.set_from(state, p)
+                        shared = public.dict[piece_name[len("private_"):]]
+                        if shared.shape == values.shape:
+                            assert not (shared * single.dict[piece_name]).any(), piece_name
+            if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+                assert not any(m.any() for m in mine), f"{name}-{variant}: private content in a perfect-information game"
+        for public_info in (True, False):
+            for private in PRIVATE_INFO:
+                now = observers[f"now-{'public' if public_info else 'nopublic'}-{private}"]
+                recall = observers[f"recall-{'public' if public_info else 'nopublic'}-{private}"]
+                if public_info and private != "none":
+                    continue  # the game's own views; public + all is checked as public then private above
+                for p in range(players):
+                    now.set_from(state, p)
+                    recall.set_from(state, p)
+                    assert list(recall.dict)[: len(now.dict)] == list(now.dict)
+                    np.testing.assert_array_equal(recall.tensor[: now.tensor.size], now.tensor)
+
+
+def _hidden_from(state, player, seed):
+    """A state ``player`` cannot tell from ``state`` (its hidden parts redrawn)."""
+    rng = np.random.default_rng(seed)
+    return state.resample_from_infostate(player, rng.random)
+
+
+def _first_leak(game, states):
+    """The first view that tells apart two states its player cannot: ``state`` and a
+    resample of it for player p give p's views (every type with SINGLE_PLAYER) and
+    the public views (from any seat) alike. None when nothing leaks."""
+    observers = _observers(game)
+    views = {name: o for name, o in observers.items() if "-single" in name or "-none" in name}
+    for i, state in enumerate(states):
+        for player in range(game.num_players()):
+            for k in range(3):
+                other = _hidden_from(state, player, seed=100 * i + k)
+                for view_name, observer in views.items():
+                    seats = range(game.num_players()) if "-none" in view_name else (player,)
+                    for seat in seats:
+                        a, b = _seen(observer, state, seat), _seen(observer, other, seat)
+                        if a[0].tobytes() != b[0].tobytes() or a[1] != b[1]:
+                            observer.set_from(state, seat)
+                            mine = {n: v.copy() for n, v in observer.dict.items()}
+                            observer.set_from(other, seat)
+                            differ = [n for n, v in observer.dict.items() if not np.array_equal(mine[n], v)]
+                            return f"{view_name} of seat {seat} (hidden from player {player}): {differ or 'string'}"
+    return None
+
+
+@pytest.mark.parametrize("name, variant", RESAMPLE_CASES)
+def test_no_view_tells_apart_what_its_player_cannot_see(name, variant):
+    """Two states that differ only in what player p cannot see (a resample for p)
+    give the same tensors and strings for each of p's views and for the public views."""
+    game = load(name, variant)
+    states = random_states(game, 8 if name in ("elements1997", "elementum") else 15, seed=10)
+    assert _first_leak(game, states) is None
+    # The check is not vacuous: the resamples do change what others see.
+    every = game.make_py_observer(_obs_type(True, False, "all"))
+    changed = sum(_seen(every, s, 0)[0].tobytes() != _seen(every, _hidden_from(s, p, 5), 0)[0].tobytes()
+                  for s in states for p in range(game.num_players()))
+    assert changed or game.config.perfect_information or game.num_players() == 1
+
+
+def test_the_leak_check_catches_a_private_piece_declared_public(monkeypatch):
+    """Declaring elements' hand or sum public (or elementos' backs plainly public, or
+    elemental_duel's history whole) must show as a leak."""
+    import dataclasses
+
+    for name, privacy in (
+        ("elements", elements_ai.core.observers.Privacy(private=("deal",), dropped=("sum",))),
+        ("elements", elements_ai.core.observers.Privacy(private=("hand", "deal"))),
+        ("elementos", elements_ai.core.observers.Privacy()),
+        ("elemental_duel", elements_ai.core.observers.Privacy(private=("own_face_down",))),
+    ):
+        game = elements_ai.load_game(name)
+        monkeypatch.setattr(type(game), "kernel", dataclasses.replace(game.kernel, privacy=privacy))
+        leak = _first_leak(game, random_states(game, 15, seed=10))
+        assert leak is not None, name
+        monkeypatch.undo()
+
+
+def test_a_privacy_naming_a_missing_piece_is_an_error():
+    from elements_ai.core.observers import Privacy, view_of
+
+    game = elements_ai.load_game("elements")
+    config = game.config
+    public = _obs_type(False, True, "none")
+    for privacy, message in (
+        (Privacy(private=("hands",)), "'hands', which the tensors do not have"),
+        (Privacy(private=("hand",), shared=("hand",)), "'hand' twice"),
+        (Privacy(private=("observer",)), "must not declare 'observer'"),
+        (Privacy(private_columns={"history": (4, 99)}), "columns 4..99 of 'history'"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            view_of("elements", privacy, 2, config.obs_pieces, config.info_pieces, public)
+
+
+@pytest.mark.parametrize("name, variant", CASES)
+def test_batch_views_equal_the_openspiel_observers(name, variant):
+    """``VecEnv.observe`` (and ``public_observation`` / ``private_observation``) give,
+    row for row, what the OpenSpiel observer of that type gives for each env's state."""
+    kernel = elements_ai.get_kernel(name)
+    game = load(name, variant)
+    env = elements_ai.make_vec(name, 8, seed=12, autoreset=True, **kernel.variants[variant])
+    observers = _observers(game)
+    checked = 0
+    for step in range(8):
+        states = [game.state_from_array(row) for row in env.states]
+        for obs_name, obs_type in OBS_TYPES.items():
+            observer = observers[obs_name]
+            for player in (None, game.num_players() - 1):
+                batch = env.observe(obs_type, player)
+                for i, state in enumerate(states):
+                    who = state.current_player() if player is None else player
+                    if who < 0:  # no player to move: a view of the player is zero, others read no player
+                        if obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                            assert not batch[i].any(), f"{obs_name} env {i}"
+                            continue
+                        who = 0
+                    observer.set_from(state, who)
+                    np.testing.assert_array_equal(batch[i], observer.tensor, f"{obs_name} player {player} env {i}")
+                    checked += 1
+        for recall in (False, True):
+            np.testing.assert_array_equal(env.public_observation(recall), env.observe(_obs_type(recall, True, "none")))
+            np.testing.assert_array_equal(env.private_observation(None, recall),
+                                          env.observe(_obs_type(recall, False, "single")))
+        env.step(env.sample_actions())
+    assert checked > 50

@@ -42,6 +42,10 @@ Plain Python functions (strings are for people, not for speed)::
     state_to_string(cfg, state) -> str
     observation_string(cfg, state, player) -> str
     information_state_string(cfg, state, player) -> str
+
+And a declaration, ``PRIVACY`` in encode.py (a ``core.observers.Privacy``): which
+tensor pieces hold what only the observer knows, from which every other
+observation type (public, private, all players') is cut.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from .layout import Piece
+from .observers import Privacy
 from .params import Param, ParameterError, ParamValue, int_range, one_of, resolve
 from .rules import KERNEL_FUNCTIONS, OPTIONAL_FUNCTIONS
 
@@ -143,6 +148,9 @@ class Kernel:
     sample_chance: Callable | None = None
     resample: Callable | None = None
     heuristic: Callable | None = None
+    # What only the observer knows in the tensors (``PRIVACY`` in encode.py): the
+    # public and private observers (``core.observers``) are cut by it.
+    privacy: Privacy | None = None
     # Named parameter sets (``VARIANTS`` in the rules module), "default" first: the
     # generic tests run every check on each, so a game states its small variants once.
     variants: Mapping[str, Mapping[str, ParamValue]] = dataclasses.field(default_factory=lambda: {"default": {}})
@@ -187,6 +195,7 @@ class Kernel:
         parts = game.__name__.split(".")
         info.setdefault("short_name", parts[-2] if parts[-1] == "rules" and len(parts) > 1 else parts[-1])
         variants = dict(find("VARIANTS", required=False) or {"default": {}})
+        info.setdefault("privacy", find("PRIVACY", required=False))
         if variants.get("default", None) != {} or next(iter(variants)) != "default":
             raise ValueError(f"{info['short_name']}: VARIANTS must start with 'default': {{}}")
         return cls(params=find("PARAMS"), configure=find("configure"), variants=variants, **functions, **info)

@@ -13,6 +13,7 @@ import pyspiel
 
 from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel
+from .observers import view_of
 
 ILLEGAL = -100  # returned by checked_apply when the action is not allowed
 
@@ -97,6 +98,8 @@ def _game_type(kernel: Kernel, perfect_information: bool, deterministic: bool, u
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
+        # The public and private observation strings (core/observers.py).
+        provides_factored_observation_string=kernel.privacy is not None,
         parameter_specification={name: p.default for name, p in kernel.params.items()},
     )
 
@@ -289,33 +292,46 @@ def _deserialize(game_string: str, data: str) -> KernelState:
 
 
 class KernelObserver:
-    """OpenSpiel's PyObserver over the kernel encoders.
+    """OpenSpiel's PyObserver over the kernel encoders, for every ``IIGObservationType``.
 
-    ``IIGObservationType(perfect_recall=False)`` gives the observation,
-    ``perfect_recall=True`` the information state; both for one player's view.
+    ``public_info=True, private_info=SINGLE_PLAYER`` (the default) is the game's own
+    view: ``perfect_recall=False`` the observation, ``True`` the information state.
+    Every other type is cut from those by the game's ``PRIVACY`` (``core.observers``):
+    the public view, one seat's or every seat's private view, or both.
+
+    >>> import elements_ai, pyspiel
+    >>> game = elements_ai.load_game("elements", single_round=True)
+    >>> mine = pyspiel.IIGObservationType(perfect_recall=True, public_info=False)
+    >>> list(game.make_py_observer(mine).dict)
+    ['hand', 'deal']
     """
 
     def __init__(self, game: KernelGame, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"{game.kernel.short_name}: observer parameters are not supported, got {params}")
         obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not obs_type.public_info:
-            raise ValueError(
-                f"{game.kernel.short_name}: only single-player observations with public "
-                "information are provided (observation and information state)"
-            )
         self._game = game
         self._cfg = game.config.cfg
         self._perfect_recall = bool(obs_type.perfect_recall)
-        kernel = game.kernel
+        kernel, config = game.kernel, game.config
         if self._perfect_recall:
-            pieces = game.config.info_pieces
+            pieces = config.info_pieces
             self._encode = kernel.encode_information_state
             self._string = kernel.information_state_string
         else:
-            pieces = game.config.obs_pieces
+            pieces = config.obs_pieces
             self._encode = kernel.encode_observation
             self._string = kernel.observation_string
+        self._view = view_of(
+            kernel.short_name, kernel.privacy, config.num_players, config.obs_pieces, config.info_pieces, obs_type
+        )
+        if self._view is not None:
+            pieces = self._view.pieces
+            # The game's own encodings the view is cut from: one per seat it reads,
+            # and the observer's.
+            size = config.info_size if self._perfect_recall else config.obs_size
+            self._scratch = np.zeros((config.num_players + 1, size), np.float32)
+            self._text = np.zeros(self._view.size, np.float32)
         self.tensor = np.zeros(sum(piece.size for piece in pieces), np.float32)
         self.dict = {piece.name: self.tensor[piece.offset : piece.stop].reshape(piece.shape) for piece in pieces}
 
@@ -328,11 +344,32 @@ class KernelObserver:
 
     def set_from(self, state: KernelState, player: int) -> None:
         self._check_player(player)
-        self._encode(self._cfg, state._data, player, self.tensor)
+        if self._view is None:
+            self._encode(self._cfg, state._data, player, self.tensor)
+        else:
+            self._cut(state, player, self.tensor)
+
+    def _cut(self, state: KernelState, player: int, out: np.ndarray) -> None:
+        view = self._view
+        seats = {}
+        for seat in view.seats():
+            seats[seat] = self._scratch[seat]
+            self._encode(self._cfg, state._data, seat, seats[seat])
+        own = None
+        if view.needs_observer:
+            own = seats.get(player)
+            if own is None:
+                own = self._scratch[-1]
+                self._encode(self._cfg, state._data, player, own)
+        view.assemble(seats, own, out)
 
     def string_from(self, state: KernelState, player: int) -> str:
         self._check_player(player)
-        return self._string(self._cfg, state._data, player)
+        if self._view is None:
+            return self._string(self._cfg, state._data, player)
+        # Its own buffer: a string leaves ``tensor`` as the last set_from wrote it.
+        self._cut(state, player, self._text)
+        return self._view.string(self._text)
 
 
 def register(kernel: Kernel) -> type[KernelGame]:

@@ -2,7 +2,9 @@
 
 The env keeps the kernel state arrays ``states`` (B, S) and, after every change,
 the views a learner reads: ``current_player``, ``legal_mask``, ``terminated``,
-``returns`` (and ``chance_probs`` when chance is driven from outside).
+``returns`` (and ``chance_probs`` when chance is driven from outside). Tensors are
+encoded on demand: ``observation``, ``information_state``, and any OpenSpiel
+observation type with ``observe`` (``public_observation``, ``private_observation``).
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from typing import NamedTuple
 
 import numba as nb
 import numpy as np
+import pyspiel
 
 from .arrays import fill
 from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel
+from .observers import View, view_of
 from .playouts import random_playouts
 from .rng import sample_index, seeds_from, uniform
 
@@ -203,6 +207,7 @@ class VecEnv:
         self._views = Views(self.current_player, self.legal_mask, self.chance_probs, self.terminated, self.returns)
         self._no_actions = np.full(b, -1, np.int64)
         self._no_restart = np.zeros(b, np.bool_)
+        self._views_by_type: dict[tuple[bool, bool, int], View | None] = {}
         self.seed(seed)
         self.reset()
 
@@ -263,6 +268,60 @@ class VecEnv:
         out = np.empty((self.num_envs, self.config.info_size), np.float32)
         self._encode_information_state(self._cfg, self.states, self._players(player), out)
         return out
+
+    def observe(self, iig_obs_type, player: int | None = None) -> np.ndarray:
+        """Tensors (B, F) of any ``pyspiel.IIGObservationType``, as the OpenSpiel observer
+        of that type gives them (``core.observers``; ``view(iig_obs_type).pieces`` names
+        their pieces). The public view reads no player; a private view is ``player``'s,
+        or each env's player to move (zero rows where none is, as in ``observation``).
+
+        >>> import elements_ai, pyspiel
+        >>> env = elements_ai.make_vec("elements", num_envs=4, seed=0)
+        >>> public = pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
+        >>> env.observe(public).shape, [piece.name for piece in env.view(public).pieces][-2:]
+        ((4, 345), ['round_start', 'history'])
+        """
+        view = self.view(iig_obs_type)
+        recall = bool(iig_obs_type.perfect_recall)
+        if view is None:
+            return self.information_state(player) if recall else self.observation(player)
+        encode = self._encode_information_state if recall else self._encode_observation
+        size = self.config.info_size if recall else self.config.obs_size
+        seats = {}
+        for seat in view.seats():
+            seats[seat] = np.empty((self.num_envs, size), np.float32)
+            encode(self._cfg, self.states, np.full(self.num_envs, seat, np.int64), seats[seat])
+        own = None
+        if view.needs_observer:
+            players = self._players(player)
+            own = np.empty((self.num_envs, size), np.float32)
+            encode(self._cfg, self.states, players, own)
+        out = np.empty((self.num_envs, view.size), np.float32)
+        view.assemble(seats, own, out)
+        if view.needs_observer:
+            out[players < 0] = 0.0
+        return out
+
+    def public_observation(self, perfect_recall: bool = False) -> np.ndarray:
+        """The public view (B, F) of every env, the same for every player (see ``observe``)."""
+        return self.observe(
+            pyspiel.IIGObservationType(perfect_recall=perfect_recall, private_info=pyspiel.PrivateInfoType.NONE)
+        )
+
+    def private_observation(self, player: int | None = None, perfect_recall: bool = False) -> np.ndarray:
+        """What only ``player`` (default: each env's player to move) knows, (B, F) (see ``observe``)."""
+        return self.observe(pyspiel.IIGObservationType(perfect_recall=perfect_recall, public_info=False), player)
+
+    def view(self, iig_obs_type) -> View | None:
+        """The layout of ``observe``'s tensors for ``iig_obs_type`` (None: the game's own observation
+        or information state, whose pieces are ``config.obs_pieces`` / ``info_pieces``)."""
+        key = (bool(iig_obs_type.perfect_recall), bool(iig_obs_type.public_info), int(iig_obs_type.private_info))
+        if key not in self._views_by_type:
+            self._views_by_type[key] = view_of(
+                self.kernel.short_name, self.kernel.privacy, self.config.num_players,
+                self.config.obs_pieces, self.config.info_pieces, iig_obs_type,
+            )
+        return self._views_by_type[key]
 
     def random_playouts(self, num_games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """Plays ``num_games`` uniformly random games from the start, all in numba.

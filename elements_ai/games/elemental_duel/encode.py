@@ -5,6 +5,7 @@ from __future__ import annotations
 import numba as nb
 
 from ...core.arrays import fill
+from ...core.observers import Privacy
 from .rules import (
     DUEL,
     DUEL_FEATURES,
@@ -21,6 +22,16 @@ from .rules import (
     duel_winner,
     icons,
     turns_over,
+)
+
+
+# What only the observer knows (core/observers.py cuts the public and private
+# observation types by it): its own face-down card in the current duel, and in
+# the history the face-down cards it took back to hand unrevealed (ruling 8).
+# Both hands are public by elimination.
+PRIVACY = Privacy(
+    private=("own_face_down",),
+    private_columns={"history": (DUEL.own_hidden, DUEL.own_hidden + NUM_CARDS)},
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numba as nb
 
 from ...core.arrays import fill
+from ...core.observers import Privacy
 from .rules import (
     ACTIONS_PER_SQUARE,
     CAPTURE_UNIT,
@@ -20,6 +21,12 @@ from .rules import (
     cell_up,
     flip_barred,
 )
+
+
+# What only the observer knows (core/observers.py cuts the public and private
+# observation types by it): the backs of its own pieces that were never flipped
+# nor captured (ruling 11). ``back`` shows those and the public ones, by square.
+PRIVACY = Privacy(shared=("back",))
 
 
 @nb.njit(cache=True, _nrt=False)

@@ -5,7 +5,16 @@ from __future__ import annotations
 import numba as nb
 
 from ...core.arrays import fill
+from ...core.observers import Privacy
 from .rules import INFO, NUM_ACTIONS, NUM_VALUES, OBS, S, limit, player_sum
+
+
+# What only the observer knows (core/observers.py cuts the public and private
+# observation types by it): its hand, and this round's deal in the information
+# state. Its sum adds the hand to the cards in front of it, public and private
+# together: neither view has it. Every other piece is public: the display, the
+# cards taken, discarded 6s, hand sizes, scores and the action history.
+PRIVACY = Privacy(private=("hand", "deal"), dropped=("sum",))
 
 
 @nb.njit(cache=True, _nrt=False)

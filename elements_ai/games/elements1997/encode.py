@@ -5,6 +5,7 @@ from __future__ import annotations
 import numba as nb
 
 from ...core.arrays import fill
+from ...core.observers import Privacy
 from .rules import (
     AT_MASK,
     AT_SHIFT,
@@ -34,6 +35,18 @@ from .rules import (
     log_at,
     round_first,
     row_revealed,
+)
+
+
+# What only the observer knows (core/observers.py cuts the public and private
+# observation types by it): its hand, the card it just bid and has not yet put on
+# a slot (``pending``), the cards it held and discarded each round; and, in the
+# row of bids (``row_card``, ``row_history``, by slot and card), its own bid
+# cards before the reveal. Hand sizes, slots bid on, contests, counts of discards
+# and the draw pile's size are public.
+PRIVACY = Privacy(
+    private=("hand", "pending", "own_holdings", "own_discards"),
+    shared=("row_card", "row_history"),
 )
 
 

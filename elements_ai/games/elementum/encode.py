@@ -5,6 +5,7 @@ from __future__ import annotations
 import numba as nb
 
 from ...core.arrays import fill
+from ...core.observers import Privacy
 from .cards import CARD_KIND, DUPLEX, DUPLEX_REINFORCED_SYMBOLS, DUPLEX_SYMBOLS, NUM_ELEMENTS, NUM_SPELLS
 from .scoring import has_tie_breaker
 from .state import (
@@ -34,6 +35,13 @@ from .state import (
     _height,
     _is_imitation,
 )
+
+
+# What only the observer knows (core/observers.py cuts the public and private
+# observation types by it): the hand it holds, its face-down pick and its hidden
+# swap declaration (ruling 5), and the contents of the hands it has held this
+# round. Layouts, the pool, picks once revealed and every count are public.
+PRIVACY = Privacy(private=("hand", "own_pick", "own_swap", "known_hands"))
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

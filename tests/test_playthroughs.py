@@ -1,0 +1,44 @@
+"""The recorded playthroughs (tests/playthroughs/) still come out the same, line by line.
+
+A difference means a change to some game's strings, tensors, legal actions, chance
+outcomes or returns. If the change is intended, rewrite the files with
+``python -m elements_ai.playthroughs --refresh`` and review their diff.
+"""
+
+import pytest
+
+import elements_ai
+from elements_ai.playthroughs import DIRECTORY, PLAYTHROUGHS, differences, replay
+
+CASES = [
+    pytest.param(name, id=name, marks=[pytest.mark.slow] if entry.slow else [])
+    for name, entry in PLAYTHROUGHS.items()
+]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_playthrough_replays_line_for_line(name):
+    path = DIRECTORY / name
+    assert path.exists(), f"{path} is missing: python -m elements_ai.playthroughs --refresh writes it"
+    recorded, regenerated = replay(path)
+    assert recorded.splitlines()[0] == f"game: {PLAYTHROUGHS[name].game}", f"{name} records another game"
+    assert recorded == regenerated, (
+        f"{name} differs from the recorded playthrough; if the change is intended, run "
+        f"`python -m elements_ai.playthroughs --refresh` and review the diff:\n{differences(recorded, regenerated)}"
+    )
+
+
+def test_every_game_has_a_playthrough_and_every_file_an_entry():
+    recorded = {entry.game.split("(")[0] for entry in PLAYTHROUGHS.values()}
+    assert recorded == set(elements_ai.GAMES)
+    assert sorted(path.name for path in DIRECTORY.glob("*.txt")) == sorted(PLAYTHROUGHS)
+
+
+def test_a_changed_line_shows_as_a_difference(tmp_path):
+    name = "elements-small.txt"
+    text = (DIRECTORY / name).read_text(encoding="utf-8")
+    changed = text.replace("Returns() = [0, 0]", "Returns() = [0, 1]", 1)
+    assert changed != text
+    (tmp_path / name).write_text(changed, encoding="utf-8")
+    recorded, regenerated = replay(tmp_path / name)
+    assert "-Returns() = [0, 1]" in differences(recorded, regenerated)
