@@ -8,6 +8,7 @@ import pathlib
 import pandas as pd
 
 from ..core.params import ParameterError
+from ..files import write_text
 from ..tables import write_csv
 from .plots import plot_ratings, plot_returns, plot_scores
 from .ratings import pairwise, ratings, score_matrix
@@ -102,7 +103,5 @@ def write_report(
         paths["pairwise_plot"] = plot_scores(score_matrix(games), out / "pairwise.png", title)
     if sprt is not None:
         paths["sprt"] = out / "sprt.txt"
-        temporary = paths["sprt"].with_name("sprt.txt.tmp")
-        temporary.write_text(sprt_summary(games, sprt) + "\n")
-        os.replace(temporary, paths["sprt"])
+        write_text(paths["sprt"], sprt_summary(games, sprt) + "\n")
     return paths

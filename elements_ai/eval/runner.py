@@ -37,6 +37,7 @@ from tqdm.auto import tqdm
 from .. import load_game
 from ..agents import make_bot, play_game
 from ..core.params import ParameterError
+from ..files import write_text
 from .schedule import MODES, ScheduledGame, build_schedule
 from .sprt import SPRT
 
@@ -254,12 +255,6 @@ def _check_backend(backend: str, workers: int | None, address: str | None) -> No
 
 
 # --- the results folder ------------------------------------------------------------------------
-
-def _atomic_write(path: pathlib.Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text)
-    os.replace(temporary, path)
-
 
 def _rows_text(rows: Iterable[dict], header: bool) -> str:
     buffer = io.StringIO()
@@ -479,7 +474,7 @@ def tournament(
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         if not (folder / CONFIG_FILE).exists():
-            _atomic_write(folder / CONFIG_FILE, config.to_json())
+            write_text(folder / CONFIG_FILE, config.to_json())
         games_file = _GamesFile(folder / GAMES_FILE)
     bar = tqdm(
         total=len(schedule), initial=len(finished), unit="game", disable=not progress or not pending,
@@ -510,7 +505,7 @@ def tournament(
 
     kept = [finished[i] for i in sorted(finished) if stop is None or i <= stop]
     if folder is not None:
-        _atomic_write(folder / GAMES_FILE, _rows_text(kept, header=True))
+        write_text(folder / GAMES_FILE, _rows_text(kept, header=True))
     table = frame(kept)
     if folder is not None and report:
         from .report import write_report

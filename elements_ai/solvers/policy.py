@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from typing import Any
 
@@ -284,21 +283,10 @@ def _check_table(path, keys, infoset_player, infoset_first, sequence_action, pro
 def write_npz(path, arrays: Mapping[str, np.ndarray]) -> None:
     """Writes ``arrays`` to ``path`` through a temporary file in the same folder and
     a rename: readers see the old file or the whole new one, never a partial one."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"cannot write {path}: folder {folder} does not exist")
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            np.savez(out, **arrays)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    from ..files import atomic_write
+
+    with atomic_write(os.path.abspath(path)) as out:
+        np.savez(out, **arrays)
 
 
 def read_npz(path, expected_format: str | tuple[str, ...]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
