@@ -37,13 +37,10 @@ EXPLOIT_EXAMPLES = """examples:
 
 
 def load_game_string(text: str) -> pyspiel.Game:
-    """Any pyspiel game string, this library's games included."""
-    import elements_ai  # noqa: F401  (registers the games)
+    """Any pyspiel game string, this library's games included (``elements_ai.load_game``)."""
+    from ..loader import load_game
 
-    name = text.split("(", 1)[0].strip()
-    if name not in pyspiel.registered_names():
-        raise ValueError(f"unknown game {name!r}; pyspiel.registered_names() lists the games (elements-ai games: ours)")
-    return pyspiel.load_game(text)
+    return load_game(text, openspiel=True)
 
 
 def _evaluation_points(iterations: int, points: int = 60) -> list[int]:

@@ -301,7 +301,10 @@ def read_npz(path, expected_format: str | tuple[str, ...]) -> tuple[dict[str, An
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
     except Exception as error:
-        raise ValueError(f"{path}: not a file of elements_ai ({expected_format}): {error}") from None
+        # numpy answers a file that is no zip archive with advice on unpickling it, which
+        # does not apply: these files never hold pickled data.
+        reason = "not an .npz archive" if "pickle" in str(error) else error
+        raise ValueError(f"{path}: not a file of elements_ai ({expected_format}): {reason}") from None
     try:
         header = json.loads(arrays.pop("header").tobytes().decode())
     except Exception:
