@@ -148,4 +148,10 @@ def make_bot(spec: str, game, player: int, seed: int = 0, **params: Any) -> Seat
     if issubclass(cls, KernelBot) and not isinstance(game, KernelGame):
         raise ParameterError(f"bot spec {spec!r}: {entry.name} plays elements_ai games (elements-ai games), "
                              f"not {game}")
-    return cls(game, player, seed, **given)
+    try:
+        return cls(game, player, seed, **given)
+    except ParameterError as error:
+        # The bot names the file or the game it cannot use; the spec says which agent.
+        if f"{spec!r}" not in str(error):
+            error.args = (f"bot spec {spec!r}: {error}", *error.args[1:])
+        raise

@@ -37,7 +37,7 @@ from tqdm.auto import tqdm
 from .. import load_game
 from ..agents import make_bot, play_game
 from ..core.params import ParameterError
-from ..files import write_text
+from ..files import check_output_folder, write_text
 from .schedule import MODES, ScheduledGame, build_schedule
 from .sprt import SPRT
 
@@ -192,6 +192,22 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def _children_ignore_interrupts() -> Iterator[None]:
+    """Processes started inside the block ignore Ctrl-C from birth: a child still
+    importing when it comes would otherwise print a traceback (the pool's initializer
+    runs only after the imports). Python keeps an ignored SIGINT it inherits."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals cannot be changed here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_local(tasks: Sequence, workers: int) -> Iterator[dict]:
     """Plays ``tasks`` on ``workers`` processes (in this process when 1), yielding rows as games end."""
     if workers <= 1 or len(tasks) <= 1:
@@ -201,7 +217,7 @@ def run_local(tasks: Sequence, workers: int) -> Iterator[dict]:
     # Each worker runs games on one numba thread: the cores go to the processes.
     # The variable must be set before numba starts in the child, so it is in the
     # environment the spawned children inherit (a Pool starts all its workers at once).
-    with _environment(NUMBA_NUM_THREADS="1"):
+    with _environment(NUMBA_NUM_THREADS="1"), _children_ignore_interrupts():
         pool = multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), initializer=_ignore_interrupts)
     try:
         yield from pool.imap_unordered(_play_task, tasks, chunksize=1)
@@ -458,8 +474,26 @@ def tournament(
     ['0 1', 'random|rules']
     """
     config = make_config(game, agents, games, seed, mode, sprt)
+    return play_tournament(config, workers=workers, backend=backend, address=address, out=out,
+                           progress=progress, report=report)
+
+
+def play_tournament(
+    config: TournamentConfig,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool = True,
+    report: bool = True,
+) -> pd.DataFrame:
+    """Plays the tournament ``config`` (from ``make_config``): ``tournament`` for a
+    caller that has built the config already (the command line, to name the results
+    folder). The keywords are ``tournament``'s."""
+    sprt = config.sprt
     _check_backend(backend, workers, address)
-    folder = pathlib.Path(out) if out is not None else None
+    folder = check_output_folder(out, "results folder") if out is not None else None
     finished = read_results(folder, config) if folder is not None else {}
     schedule = config.schedule
 
