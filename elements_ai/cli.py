@@ -126,12 +126,7 @@ def _run_games(args) -> int:
 
 
 def _run_demo(args) -> int:
-    params = parse_params(args.game, args.param)
-    if params and "(" in args.game:
-        from .core.params import ParameterError
-
-        raise ParameterError("give the game's parameters in the game string or with -p, not both")
-    demo(args.game, args.seed, params)
+    demo(args.game, args.seed, parse_params(args.game, args.param))
     return 0
 
 

@@ -87,7 +87,7 @@ def load_game(game: str, /, *, openspiel: bool = False, **params: Any) -> pyspie
     """
     name, given = split_game_string(game)
     if given and params:
-        raise ParameterError("give parameters either in the game string or as keywords, not both")
+        raise ParameterError("give the parameters either in the game string or separately (keywords, -p), not both")
     if name not in KERNELS and openspiel:
         if params:
             raise ParameterError(f"{name}: give its parameters in the game string")
@@ -154,7 +154,7 @@ def make_vec(
     """
     game, given = split_game_string(name)
     if given and params:
-        raise ParameterError("give parameters either in the game string or as keywords, not both")
+        raise ParameterError("give the parameters either in the game string or separately (keywords, -p), not both")
     kernel = get_kernel(game)
     config = kernel.configure(kernel.resolve_params({**given, **params}))
     return VecEnv(kernel, config, num_envs, seed=seed, auto_chance=auto_chance, autoreset=autoreset)
