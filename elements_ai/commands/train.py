@@ -8,14 +8,15 @@ import dataclasses
 import sys
 
 EXAMPLES = """examples:
-  elements-ai train elemental_duel --out runs/duel --steps 2048    the shipped agent's recipe, cut short
-  elements-ai train elements --algorithm ppo --steps 2048 --out runs/elements
+  elements-ai train elements --steps 2048 --out runs/elements      the shipped agent's recipe, cut short
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --steps 2048 --out runs/small
-  elements-ai train elementos --steps 2048 --out runs/elementos --set opponents=rules --set hidden=32_32
+  elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \
+      --set hidden=32_32
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
-Real runs take more steps: the recipes' (elements-ai zoo list) are in the millions.
+Real runs take more steps: the recipes' (elements-ai zoo list) take hundreds of thousands
+to millions, some after an imitation phase of their own.
 
 A game with a shipped agent trains by its recipe (steps, seed, hyperparameters), unless
 --steps, --seed or --set say otherwise; other games start from the trainer's defaults.

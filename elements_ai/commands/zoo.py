@@ -9,11 +9,12 @@ EXAMPLES = """examples:
   elements-ai zoo list                                   the recipes, and which agents ship
   elements-ai zoo train cfr-elements-small --out zoo --steps 50
                                                          one baseline, cut short (a test; not shipped)
-  elements-ai zoo train --game elemental_duel --out zoo --steps 1024
-                                                         the baselines of one game, cut short
+  elements-ai zoo train ppo-elements-small --out zoo --steps 2048
+                                                         a self-play baseline, cut short
 
-Without names or --game every baseline is retrained (hours); without --steps each runs
-in full, and --install then ships it into the package (from a checkout).
+--game G trains the baselines of one game; without names or --game every baseline is
+retrained (hours). Without --steps each runs in full, and --install then ships it into
+the package (from a checkout).
 Self-play recipes need torch (pip install ".[selfplay]"); CFR recipes do not.
 A self-play run resumes from its checkpoints in --out when run again.
 """
