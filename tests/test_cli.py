@@ -428,3 +428,23 @@ def _has_ray() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("ray") is not None
+
+
+def test_a_fresh_process_reads_games_and_policies_without_loading_them_first(tmp_path):
+    # `import elements_ai` registers nothing: what needs the games registers them itself.
+    import pickle
+
+    game = elements_ai.load_game(SMALL)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    (tmp_path / "state.pkl").write_bytes(pickle.dumps(state))
+    assert cli.main(["solve", SMALL, "--iterations", "5", "--no-eval", "--out", str(tmp_path / "p.npz")]) == 0
+    code = textwrap.dedent(f"""
+        import pickle
+        state = pickle.loads(open({str(tmp_path / "state.pkl")!r}, "rb").read())
+        from elements_ai.solvers import load_policy
+        table = load_policy({str(tmp_path / "p.npz")!r})
+        print(state.history(), table.game)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("[0] elements("), done.stderr

@@ -613,7 +613,7 @@ class MCCFRSolver:
     def load(cls, path, game: pyspiel.Game | str | None = None) -> MCCFRSolver:
         """The solver checkpointed at ``path``, ready to continue."""
         header, arrays = _read_checkpoint(path, game)
-        import elements_ai  # noqa: F401
+        from .. import games  # noqa: F401  (registers this library's games with pyspiel)
 
         loaded = pyspiel.load_game(header["game"])
         solver = cls.__new__(cls)
@@ -651,7 +651,7 @@ def _read_checkpoint(path, game) -> tuple[dict, dict]:
 def load_mccfr_policy(path, game: pyspiel.Game | str | None = None) -> PolicyTable:
     """The average policy held in an MCCFR checkpoint (uniform where never sampled)."""
     header, arrays = _read_checkpoint(path, game)
-    import elements_ai  # noqa: F401
+    from .. import games  # noqa: F401  (registers this library's games with pyspiel)
 
     loaded = game if isinstance(game, pyspiel.Game) else pyspiel.load_game(header["game"])
     entries = arrays["keys"].shape[0]

@@ -56,7 +56,7 @@ class PolicyMismatch(ValueError):
 
 def _game_string(game: pyspiel.Game | str) -> str:
     if isinstance(game, str):
-        import elements_ai  # noqa: F401  (registers this library's games)
+        from .. import games  # noqa: F401  (registers this library's games with pyspiel)
 
         game = pyspiel.load_game(game)
     return str(game)
@@ -250,6 +250,8 @@ class PolicyTable(openspiel_policy.Policy):
         except KeyError as error:
             raise ValueError(f"{path}: malformed policy file, array {error.args[0]!r} is missing") from None
         _check_table(path, keys, infoset_player, infoset_first, sequence_action, probs)
+        from .. import games  # noqa: F401  (registers this library's games with pyspiel)
+
         loaded = pyspiel.load_game(saved_game) if not isinstance(game, pyspiel.Game) else game
         table = cls(
             loaded, keys, infoset_player, infoset_first, sequence_action, probs, header["info"],
