@@ -20,11 +20,11 @@ import pytest
 
 import elements_ai
 from elements_ai import cli
+from elements_ai.commands.tournament import DEFAULT_AGENTS
 from elements_ai.core import CHANCE, TERMINAL, Config, Kernel, Param, register
 from elements_ai.core.layout import tensor_layout
 from elements_ai.core.params import int_range
 from elements_ai.eval import SPRT, build_schedule, ratings, read_games, seatings, tables, tournament
-from elements_ai.commands.tournament import DEFAULT_AGENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "elements(single_round=true)"
