@@ -110,6 +110,8 @@ def read_policy(path: str, game: pyspiel.Game) -> PolicyTable:
                              else f"policy file {path!r} is a folder")
     try:
         return load_policy(path, game)
+    except ParameterError:
+        raise
     except (ValueError, KeyError, OSError) as error:  # load_policy's kinds for a file it cannot use
         message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
         raise ParameterError(message if path in message else f"policy file {path}: {message}") from None

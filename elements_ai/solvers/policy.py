@@ -38,6 +38,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy as openspiel_policy
 
+from ..core.params import ParameterError
 from .best_response import Evaluation, evaluate_probs
 from .tree import Tree, build_tree, state_key
 
@@ -50,8 +51,9 @@ VERSION = 1
 SUM_TOLERANCE = 1e-6
 
 
-class PolicyMismatch(ValueError):
-    """A policy (or policy file) used with a game it was not made for."""
+class PolicyMismatch(ParameterError):
+    """A policy (or policy file) used with a game it was not made for (a user's mistake:
+    a ``ParameterError``, and so a ``ValueError``)."""
 
 
 def _game_string(game: pyspiel.Game | str) -> str:
