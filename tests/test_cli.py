@@ -250,7 +250,7 @@ def test_an_illegal_action_id_names_the_legal_ones(action, capfd):
 def interrupt_after(delay: float, tmp_path: Path, when_games: bool = False) -> tuple[int, str]:
     out = tmp_path / "results"
     command = [sys.executable, "-m", "elements_ai", "tournament", "--game", SMALL, "--agents", "random", "rules",
-               "mcts:sims=200", "--games", "200", "--workers", "2", "--quiet", "--out", str(out)]
+               "mcts:sims=2000", "--games", "2000", "--workers", "2", "--quiet", "--out", str(out)]
     # A session of its own: the interrupt goes to the whole group, workers included, as Ctrl-C does.
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
                                start_new_session=True)

@@ -113,11 +113,11 @@ def run(args) -> int:
     try:
         games = play_tournament(config, workers=args.workers, backend=args.backend, address=args.address, out=out,
                                 progress=not args.quiet, report=False)
+        report = write_report(games, out, seed=config.seed, sprt=sprt, bootstrap=args.bootstrap,
+                              alpharank=args.alpharank)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished games are in {out}; run the same command to resume", file=sys.stderr)
         raise
-    report = write_report(games, out, seed=config.seed, sprt=sprt, bootstrap=args.bootstrap,
-                          alpharank=args.alpharank)
     seconds = time.perf_counter() - start
     print(f"{short_game(config.game)}: {len(games)} games, {mode}, seed {config.seed} ({seconds:.0f} s)")
     print(format_ratings(report.ratings))
