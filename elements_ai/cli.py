@@ -2,45 +2,73 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
-import random
 import sys
-from typing import TextIO
 
-from . import GAMES, get_kernel, load_game
-from .core.params import ParameterError, parse_pairs
+
+def _quiet_interrupt(kind, value, traceback, _previous=sys.excepthook) -> None:
+    # The console script imports this module before ``main`` catches anything: a
+    # Ctrl-C in that instant ends the command as one inside ``main`` does.
+    if issubclass(kind, KeyboardInterrupt):
+        sys.stderr.flush()
+        os._exit(130)
+    _previous(kind, value, traceback)
+
+
+sys.excepthook = _quiet_interrupt
+
+import argparse  # noqa: E402
+import importlib  # noqa: E402
+import random  # noqa: E402
+import signal  # noqa: E402
+from typing import TextIO  # noqa: E402
+
+from .commands import MODULES  # noqa: E402
+
+PROG = "elements-ai"
 
 EXAMPLES = """examples:
-  elements-ai tournament                              rate random, rules, MCTS and IS-MCTS on elements
   elements-ai games                                   the games, their parameters and allowed values
   elements-ai demo elements                           a game between two random players
-  elements-ai demo elements --seed 3 -p single_round=true
+  elements-ai demo "elements(single_round=true)" --seed 3
   elements-ai agents                                  the agents, their parameters and the shipped ones
+  elements-ai tournament --preset small --games 20    rate the agent families where CFR is exact
   elements-ai zoo list                                the shipped agents' recipes
+
+`elements-ai tournament` alone rates random, rules, PPO, MCTS and IS-MCTS on elements.
 """
 
-# Modules that add commands of their own: each defines ``register(commands)``, which
-# adds a sub-parser to ``commands`` and sets its ``run`` default to a function of the
-# parsed arguments returning the exit status.
-COMMAND_MODULES: tuple[str, ...] = (
-    "elements_ai.eval.commands",
-    "elements_ai.solvers.commands",
-    "elements_ai.selfplay.commands",
-    "elements_ai.zoo.commands",
-)
+# Exit statuses: a user's mistake, and an interrupt (128 + SIGINT, as a shell reports it).
+USAGE_ERROR = 2
+INTERRUPTED = 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are the command's one-line errors."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        command = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
+
+
+class UsageError(Exception):
+    """A mistake in the command line itself (an unknown option, a missing argument)."""
 
 
 def parse_params(name: str, pairs: list[str]) -> dict:
     """``["hand_size=2", "single_round=true"]`` → checked, typed parameters of game ``name``."""
-    kernel = get_kernel(name)
+    from .core.params import parse_pairs
+    from .loader import get_kernel, split_game_string
+
+    kernel = get_kernel(split_game_string(name)[0])
     given = parse_pairs(pairs, name)
     return {key: value for key, value in kernel.resolve_params(given).items() if key in given}
 
 
 def demo(name: str, seed: int, params: dict, out: TextIO | None = None) -> list[float]:
-    """Plays and prints one game between uniformly random players."""
+    """Plays and prints one game between uniformly random players (``name``: a name or a game string)."""
+    from .loader import load_game
+
     out = out or sys.stdout
     game = load_game(name, **params)
     rnd = random.Random(seed)
@@ -66,6 +94,8 @@ def demo(name: str, seed: int, params: dict, out: TextIO | None = None) -> list[
 
 def list_games(out: TextIO | None = None) -> None:
     """Each game with its players, parameters, defaults and allowed values."""
+    from .loader import GAMES, get_kernel
+
     out = out or sys.stdout
     for name in GAMES:
         kernel = get_kernel(name)
@@ -82,7 +112,7 @@ def list_games(out: TextIO | None = None) -> None:
 def list_agents(out: TextIO | None = None) -> None:
     """The bot specs with their parameters, then the trained agents that ship with the library."""
     from . import zoo
-    from .agents import describe_bots
+    from .registry import describe_bots
 
     out = out or sys.stdout
     print(describe_bots(), file=out)
@@ -106,22 +136,24 @@ def _run_agents(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="elements-ai",
+    """The command's parser; building it imports no command's implementation."""
+    parser = _Parser(
+        prog=PROG,
         description=__doc__.split("\n")[0].split(": ", 1)[1],
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     games = commands.add_parser("games", help="list the games, their parameters and allowed values")
     games.set_defaults(run=_run_games)
     demo_parser = commands.add_parser(
         "demo",
         help="print a game between random players",
-        epilog="example:\n  elements-ai demo elements --seed 3 -p single_round=true",
+        epilog="examples:\n  elements-ai demo elements --seed 3 -p single_round=true\n"
+               "  elements-ai demo \"elements(single_round=true)\" --seed 3",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    demo_parser.add_argument("game", help="one of: " + ", ".join(GAMES))
+    demo_parser.add_argument("game", help="a game name or game string (elements-ai games lists them)")
     demo_parser.add_argument("--seed", type=int, default=0, help="seed of the players and of chance (default 0)")
     demo_parser.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter (repeatable)"
@@ -129,23 +161,42 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.set_defaults(run=_run_demo)
     agents = commands.add_parser("agents", help="list the agents (bot specs), their parameters and defaults")
     agents.set_defaults(run=_run_agents)
-    for module in COMMAND_MODULES:
+    for module in MODULES:
         importlib.import_module(module).register(commands)
     return parser
 
 
+def user_error(error: BaseException) -> str | None:
+    """The one-line message for an error that is the user's mistake, else ``None`` (a bug)."""
+    if isinstance(error, UsageError):
+        return str(error)
+    params = sys.modules.get("elements_ai.core.params")
+    # A ParameterError exists only once its module is loaded; before that none was raised.
+    if params is not None and isinstance(error, params.ParameterError):
+        return " ".join(str(error).split("\n")[0].split()) or type(error).__name__
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Runs the command; returns its exit status (2: a mistake, named in one line on stderr; 130: Ctrl-C)."""
     try:
+        args = build_parser().parse_args(argv)
         return args.run(args)
-    except ParameterError as error:
-        print(f"elements-ai: error: {error}", file=sys.stderr)
-        return 2
+    except KeyboardInterrupt:
+        # A second Ctrl-C during the clean-up that follows ends the process at once.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly. Python would report the
         # failed flush of stdout at exit, so point it at /dev/null first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as error:
+        message = user_error(error)
+        if message is None:
+            raise
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return USAGE_ERROR
 
 
 if __name__ == "__main__":

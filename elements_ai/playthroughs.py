@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m elements_ai.playthroughs",
         description="Check (default) or rewrite the recorded playthroughs in tests/playthroughs/.",
     )
-    parser.add_argument("--refresh", action="store_true", help="rewrite the files that differ (after an intended change)")
+    parser.add_argument("--refresh", action="store_true",
+                        help="rewrite the files that differ (after an intended change)")
     parser.add_argument("--dir", type=Path, default=DIRECTORY, help=f"where the files are (default {DIRECTORY})")
     parser.add_argument("names", nargs="*", help=f"files to check or rewrite (default all): {', '.join(PLAYTHROUGHS)}")
     args = parser.parse_args(argv)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
-import tempfile
 from importlib import metadata
 from pathlib import Path
 
@@ -21,11 +20,12 @@ def write_csv(table: pd.DataFrame, path: str | Path) -> Path:
     >>> write_csv(pd.DataFrame({"a": [1, 2]}), Path(folder) / "t.csv").read_text()
     'a\\n1\\n2\\n'
     """
+    from .files import atomic_write
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, newline="") as handle:
+    with atomic_write(path, "w", newline="") as handle:
         table.to_csv(handle, index=False, lineterminator="\n")
-    os.replace(handle.name, path)
     return path
 
 

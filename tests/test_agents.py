@@ -21,6 +21,7 @@ import elements_ai
 from elements_ai.agents import (
     ISMCTSBot,
     MCTSBot,
+    RandomBot,
     RulesBot,
     TreeSearch,
     list_bots,
@@ -470,8 +471,11 @@ def test_bad_game_or_player_or_state():
     game = elements_ai.load_game("elements")
     with pytest.raises(ValueError, match="player 2 is out of range 0..1"):
         make_bot("random", game, 2)
-    with pytest.raises(TypeError, match="elements_ai games"):
+    # Through the registry a game the bot cannot play is a user's mistake, named as such.
+    with pytest.raises(elements_ai.ParameterError, match="random plays elements_ai games .*not kuhn_poker"):
         make_bot("random", pyspiel.load_game("kuhn_poker"), 0)
+    with pytest.raises(TypeError, match="elements_ai games"):
+        RandomBot(pyspiel.load_game("kuhn_poker"), 0)
     state = game.new_initial_state()
     with pytest.raises(ValueError, match="chance node"):
         make_bot("ismcts", game, 0).step(state)

@@ -391,7 +391,8 @@ def test_public_and_private_views_fit_together(name, variant):
                         if shared.shape == values.shape:
                             assert not (shared * single.dict[piece_name]).any(), piece_name
             if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
-                assert not any(m.any() for m in mine), f"{name}-{variant}: private content in a perfect-information game"
+                assert not any(m.any() for m in mine), (
+                    f"{name}-{variant}: private content in a perfect-information game")
         for public_info in (True, False):
             for private in PRIVATE_INFO:
                 now = observers[f"now-{'public' if public_info else 'nopublic'}-{private}"]
@@ -491,7 +492,7 @@ def test_batch_views_equal_the_openspiel_observers(name, variant):
     env = elements_ai.make_vec(name, 8, seed=12, autoreset=True, **kernel.variants[variant])
     observers = _observers(game)
     checked = 0
-    for step in range(8):
+    for _ in range(8):
         states = [game.state_from_array(row) for row in env.states]
         for obs_name, obs_type in OBS_TYPES.items():
             observer = observers[obs_name]

@@ -64,7 +64,7 @@ def test_cli_lists_the_agents(capsys):
 def test_the_package_runs_as_a_module_and_its_help_shows_examples():
     result = subprocess.run([sys.executable, "-m", "elements_ai", "--help"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "examples:" in result.stdout and "elements-ai demo elements --seed 3" in result.stdout
+    assert "examples:" in result.stdout and 'elements-ai demo "elements(single_round=true)" --seed 3' in result.stdout
 
 
 def test_a_closed_output_pipe_ends_the_command_quietly():

@@ -20,11 +20,11 @@ import pytest
 
 import elements_ai
 from elements_ai import cli
+from elements_ai.commands.tournament import DEFAULT_AGENTS
 from elements_ai.core import CHANCE, TERMINAL, Config, Kernel, Param, register
 from elements_ai.core.layout import tensor_layout
 from elements_ai.core.params import int_range
 from elements_ai.eval import SPRT, build_schedule, ratings, read_games, seatings, tables, tournament
-from elements_ai.eval.commands import DEFAULT_AGENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "elements(single_round=true)"
@@ -395,7 +395,7 @@ def test_the_command_stops_quietly_when_its_reader_goes(tmp_path):
 
 def test_the_default_tournament_is_a_valid_one():
     # Its settings build (the long run itself is test_the_default_tournament_separates_the_agents).
-    from elements_ai.eval.commands import DEFAULT_GAME, DEFAULT_GAMES
+    from elements_ai.commands.tournament import DEFAULT_GAME, DEFAULT_GAMES
     from elements_ai.eval.runner import make_config
 
     config = make_config(DEFAULT_GAME, DEFAULT_AGENTS, DEFAULT_GAMES)

@@ -19,9 +19,12 @@ True
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import numpy as np
 import pyspiel
 
+from ..core.params import Param, ParameterError, at_least, int_range, one_of, resolve
 from ..core.rng import seeds_from, uniform
 from ..core.spiel import KernelGame
 from .search import NO_LIMIT, TreeSearch
@@ -30,11 +33,18 @@ from .search import NO_LIMIT, TreeSearch
 class SeatBot(pyspiel.Bot):
     """Base of the bots: one seat of one pyspiel game, seeded.
 
-    Subclasses implement ``_policy_and_action(state)``. The bot keeps no per-game
+    Subclasses implement ``_policy_and_action(state)`` and declare their parameters
+    in ``params``, the one place their names, defaults, descriptions and allowed
+    values are written: the registry (``elements_ai.registry``) checks a spec's
+    parameters against them and lists them, and the constructor takes them as
+    keywords, checked the same way. ``given`` holds the parameters given (checked),
+    ``options`` every parameter, defaults filled in. The bot keeps no per-game
     memory, so ``restart_at`` and ``inform_action`` have nothing to do.
     """
 
-    def __init__(self, game: pyspiel.Game, player: int, seed: int = 0):
+    params: ClassVar[dict[str, Param]] = {}
+
+    def __init__(self, game: pyspiel.Game, player: int, seed: int = 0, **params: Any):
         pyspiel.Bot.__init__(self)
         players = game.num_players()
         if not isinstance(player, (int, np.integer)) or not 0 <= player < players:
@@ -43,6 +53,8 @@ class SeatBot(pyspiel.Bot):
         self.player = int(player)
         self.seed = int(seed)
         self._rng = seeds_from(self.seed, 1)
+        self.given: dict[str, Any] = resolve(self.params, params, type(self).__name__, fill=False)
+        self.options: dict[str, Any] = {name: self.given.get(name, p.default) for name, p in self.params.items()}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game}, player={self.player}, seed={self.seed})"
@@ -85,10 +97,10 @@ class SeatBot(pyspiel.Bot):
 class KernelBot(SeatBot):
     """A bot that plays through an elements_ai game's kernel (``elements_ai.load_game``)."""
 
-    def __init__(self, game: KernelGame, player: int, seed: int = 0):
+    def __init__(self, game: KernelGame, player: int, seed: int = 0, **params: Any):
         if not isinstance(game, KernelGame):
             raise TypeError(f"these bots play elements_ai games (elements_ai.load_game), got {game!r}")
-        super().__init__(game, player, seed)
+        super().__init__(game, player, seed, **params)
 
 
 class RandomBot(KernelBot):
@@ -115,10 +127,10 @@ class RulesBot(KernelBot):
     Raises ``ValueError`` for a game whose kernel has none.
     """
 
-    def __init__(self, game: KernelGame, player: int, seed: int = 0):
-        super().__init__(game, player, seed)
+    def __init__(self, game: KernelGame, player: int, seed: int = 0, **params: Any):
+        super().__init__(game, player, seed, **params)
         if game.kernel.heuristic is None:
-            raise ValueError(
+            raise ParameterError(
                 f"rules: the game {game.kernel.short_name!r} has no rule-based heuristic "
                 "(its kernel defines no heuristic function)"
             )
@@ -134,30 +146,33 @@ class RulesBot(KernelBot):
         return [(a, float(a == action)) for a in legal], action
 
 
+SEARCH_PARAMS: dict[str, Param] = {
+    "sims": Param(1000, "simulations per move (unlimited when only seconds is given)", int_range(1)),
+    "seconds": Param(0.0, "time limit per move in seconds (0: no time limit)", at_least(0.0)),
+    "c": Param(1.4, "exploration constant (values are scaled to [0, 1])", at_least(0.0)),
+    "rollouts": Param(1, "playouts averaged at each new leaf", int_range(1)),
+    "rollout": Param("random", "who plays the playouts: uniformly random moves, or the game's rules heuristic",
+                     one_of("random", "rules")),
+    "depth": Param(0, "decisions after which a playout stops and scores a draw (0: to the end)", int_range(0)),
+}
+SELECT_PARAM: dict[str, Param] = {
+    "select": Param("uct", "child selection: UCB1 ('uct') or prior-weighted ('puct')", one_of("uct", "puct")),
+}
+
+
 class _SearchBot(KernelBot):
     """A bot that runs a ``TreeSearch`` at every move and plays the most visited action."""
 
-    def __init__(
-        self,
-        game: KernelGame,
-        player: int,
-        seed: int = 0,
-        *,
-        sims: int | None = None,
-        seconds: float = 0.0,
-        ismcts: bool,
-        **search_options,
-    ):
-        super().__init__(game, player, seed)
-        self.seconds = float(seconds)
-        if sims is None:
-            sims = NO_LIMIT if self.seconds > 0 else 1000
-        self.sims = int(sims)
-        if self.sims < 1:
-            raise ValueError(f"sims must be at least 1, got {sims}")
-        if self.seconds < 0:
-            raise ValueError(f"seconds must be >= 0, got {seconds}")
-        self.search = TreeSearch(game, ismcts=ismcts, **search_options)
+    ismcts: ClassVar[bool]
+
+    def __init__(self, game: KernelGame, player: int, seed: int = 0, **params: Any):
+        super().__init__(game, player, seed, **params)
+        options = self.options
+        self.seconds = float(options["seconds"])
+        # A time limit alone means: search until the time is up.
+        self.sims = NO_LIMIT if self.seconds > 0 and "sims" not in self.given else int(options["sims"])
+        search = {key: options[key] for key in ("c", "rollouts", "rollout", "depth", "worlds") if key in options}
+        self.search = TreeSearch(game, ismcts=self.ismcts, selection=options["select"], **search)
 
     def _policy_and_action(self, state):
         legal = state.legal_actions()
@@ -183,13 +198,7 @@ class MCTSBot(_SearchBot):
     ``resample`` (it never reads what the player cannot see): ``worlds`` of
     them per move, each with an equal share of the simulations and the root
     visits pooled, or a new one for every simulation when ``worlds=0``.
-
-    Parameters: ``sims`` simulations per move (default 1000; unlimited when only
-    ``seconds`` is given), ``seconds`` time limit per move (0: none), ``c``
-    exploration constant on values scaled to [0, 1], ``rollouts`` playouts per
-    leaf, ``worlds`` as above, ``select`` "uct" or "puct", ``rollout`` "random" or
-    "rules" (the game's heuristic plays the playouts), ``depth`` decisions after
-    which a playout stops and scores a draw (0: to the end; see ``search``).
+    ``params`` lists the parameters (``elements-ai agents`` prints them).
 
     >>> import elements_ai
     >>> game = elements_ai.load_game("elements", single_round=True)
@@ -202,25 +211,13 @@ class MCTSBot(_SearchBot):
     (1.0, True)
     """
 
-    def __init__(
-        self,
-        game: KernelGame,
-        player: int,
-        seed: int = 0,
-        *,
-        sims: int | None = None,
-        seconds: float = 0.0,
-        c: float = 1.4,
-        rollouts: int = 1,
-        worlds: int = 1,
-        select: str = "uct",
-        rollout: str = "random",
-        depth: int = 0,
-    ):
-        super().__init__(
-            game, player, seed, sims=sims, seconds=seconds, ismcts=False,
-            c=c, rollouts=rollouts, worlds=worlds, selection=select, rollout=rollout, depth=depth,
-        )
+    ismcts = False
+    params = {
+        **SEARCH_PARAMS,
+        "worlds": Param(1, "determinizations per move under hidden information (0: a new one per simulation)",
+                        int_range(0)),
+        **SELECT_PARAM,
+    }
 
 
 class ISMCTSBot(_SearchBot):
@@ -231,29 +228,11 @@ class ISMCTSBot(_SearchBot):
     choosing among the actions legal in that determinization with UCB over
     availability counts. The root state is read only through ``resample``.
     Opponents' moves are treated as seen (single observer), as in the paper.
-
-    Parameters: ``sims``, ``seconds``, ``c``, ``rollouts``, ``select``,
-    ``rollout``, ``depth`` as for ``MCTSBot``.
+    The parameters are ``MCTSBot``'s but ``worlds``.
     """
 
-    def __init__(
-        self,
-        game: KernelGame,
-        player: int,
-        seed: int = 0,
-        *,
-        sims: int | None = None,
-        seconds: float = 0.0,
-        c: float = 1.4,
-        rollouts: int = 1,
-        select: str = "uct",
-        rollout: str = "random",
-        depth: int = 0,
-    ):
-        super().__init__(
-            game, player, seed, sims=sims, seconds=seconds, ismcts=True,
-            c=c, rollouts=rollouts, selection=select, rollout=rollout, depth=depth,
-        )
+    ismcts = True
+    params = {**SEARCH_PARAMS, **SELECT_PARAM}
 
 
 def play_game(game, bots, seed: int = 0, state=None) -> tuple[list[float], list[int]]:

@@ -17,9 +17,11 @@ them); a game with none shipped is an error that names those that have one.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from ..core.params import Param, at_least, int_range
 from ..core.rng import uniform
 from ..core.vec import batch_encode_information_state
 from .bots import KernelBot
@@ -95,6 +97,11 @@ def network_evaluator(net: Network, game):
     return evaluator(game, net.forward)
 
 
+CKPT_PARAM: dict[str, Param] = {
+    "ckpt": Param("", "a network file (.npz), a checkpoint or a training folder (none: the shipped network)"),
+}
+
+
 class PPOBot(KernelBot):
     """A trained policy network: samples its masked policy (``greedy=True``: its most likely action).
 
@@ -102,11 +109,17 @@ class PPOBot(KernelBot):
     what the shipped network was evaluated with, and to ``False`` for a user's own.
     """
 
-    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", greedy: bool | None = None):
-        super().__init__(game, player, seed)
-        self.net, play = load_network(ckpt, game, "ppo")
+    params = {
+        **CKPT_PARAM,
+        "greedy": Param(False, "play the most likely action instead of sampling the policy "
+                               "(the shipped networks: as they were evaluated)"),
+    }
+
+    def __init__(self, game, player: int, seed: int = 0, **params: Any):
+        super().__init__(game, player, seed, **params)
+        self.net, play = load_network(self.options["ckpt"], game, "ppo")
         self.checkpoint = self.net.meta.get("path", "")
-        self.greedy = bool(play.get("greedy", False) if greedy is None else greedy)
+        self.greedy = bool(self.given.get("greedy", play.get("greedy", False)))
 
     def probabilities(self, state) -> np.ndarray:
         info = np.asarray(state.information_state_tensor(self.player), np.float32)[None]
@@ -130,21 +143,27 @@ class PPOBot(KernelBot):
 class AZBot(KernelBot):
     """PUCT search guided by a trained network (AlphaZero-style); plays the most visited action.
 
-    For perfect-information games: the search reads the true state.
+    For perfect-information games: the search reads the true state. ``sims`` defaults
+    to what the shipped network was evaluated with.
     """
 
-    def __init__(self, game, player: int, seed: int = 0, *, ckpt: str = "", sims: int | None = None,
-                 c: float = 1.5):
+    params = {
+        **CKPT_PARAM,
+        "sims": Param(100, "simulations per move", int_range(1)),
+        "c": Param(1.5, "PUCT exploration constant (values are scaled to [0, 1])", at_least(0.0)),
+    }
+
+    def __init__(self, game, player: int, seed: int = 0, **params: Any):
         from ..selfplay.batched import BatchedSearch
 
-        super().__init__(game, player, seed)
+        super().__init__(game, player, seed, **params)
         if not game.config.perfect_information:
             raise NetworkError(f"az: {game} has hidden information; AlphaZero-style search needs perfect "
                                f"information")
-        self.net, play = load_network(ckpt, game, "az")
+        self.net, play = load_network(self.options["ckpt"], game, "az")
         self.checkpoint = self.net.meta.get("path", "")
-        self.sims = int(play.get("sims", 100) if sims is None else sims)
-        self.search = BatchedSearch(game, 1, max_sims=self.sims, c=c, seed=seed)
+        self.sims = int(self.given.get("sims", play.get("sims", self.options["sims"])))
+        self.search = BatchedSearch(game, 1, max_sims=self.sims, c=self.options["c"], seed=seed)
         self._evaluate = network_evaluator(self.net, game)
 
     def _policy_and_action(self, state):

@@ -20,8 +20,6 @@ string it was trained for, the recipe, the commit), read without unpickling anyt
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..core.params import ParameterError
+from ..files import atomic_write
 
 FORMAT = "elements_ai.network/1"
 
@@ -127,10 +126,8 @@ class Network:
         arrays["policy.weight"], arrays["policy.bias"] = self.policy[0].T, self.policy[1]
         arrays["value.weight"], arrays["value.bias"] = self.value[0].T, self.value[1]
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
+        with atomic_write(path) as handle:
             np.savez_compressed(handle, **arrays)
-        os.chmod(handle.name, 0o644)
-        os.replace(handle.name, path)
         return path
 
     @classmethod

@@ -146,7 +146,7 @@ class KernelGame(pyspiel.Game):
         return KernelState(self)
 
     def __reduce__(self):
-        return (pyspiel.load_game, (str(self),))
+        return (_load, (str(self),))
 
     def __deepcopy__(self, memo) -> KernelGame:
         # Games are immutable; pyspiel's State.clone deep-copies state attributes.
@@ -220,6 +220,13 @@ class KernelState(pyspiel.State):
         outcomes, probs = game._chance_fn(game.cfg, self._data, game._probs)
         return list(zip(outcomes.tolist(), probs.tolist()))
 
+    def apply_action(self, action: int) -> None:
+        # OpenSpiel's C++ refuses -1 (kInvalidAction) itself, with an untyped error it
+        # also prints to stderr; every other id reaches _apply_action and its message.
+        if action == -1:
+            raise ValueError(self._illegal_message(action))
+        super().apply_action(action)
+
     def _apply_action(self, action: int) -> None:
         game = self._kgame
         player = game._apply_fn(game.cfg, self._data, int(action), game._mask, game._probs)
@@ -286,9 +293,16 @@ class KernelState(pyspiel.State):
         return self._kgame.kernel.state_to_string(self._kgame.cfg, self._data)
 
 
+def _load(game_string: str) -> KernelGame:
+    """The game ``game_string`` (used by pickle): a fresh process may not have registered the games yet."""
+    from ..games import KERNELS  # noqa: F401  (registers them)
+
+    return pyspiel.load_game(game_string)
+
+
 def _deserialize(game_string: str, data: str) -> KernelState:
     """The state ``data`` (from ``state.serialize()``) of the game ``game_string`` (used by pickle)."""
-    return pyspiel.load_game(game_string).deserialize_state(data)
+    return _load(game_string).deserialize_state(data)
 
 
 class KernelObserver:

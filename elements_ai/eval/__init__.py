@@ -15,17 +15,21 @@ gives each pair's results. The ``elements-ai tournament`` command runs the same.
 """
 
 from .ratings import alpha_rank, pairwise, ratings, score_matrix, synthetic_games
-from .report import format_ratings, write_report
-from .runner import read_games, tournament
+from .report import Report, format_ratings, write_report
+from .runner import TournamentConfig, make_config, play_tournament, read_games, tournament
 from .schedule import build_schedule, seatings, tables
 from .sprt import SPRT
 
 __all__ = [
     "SPRT",
+    "Report",
+    "TournamentConfig",
     "alpha_rank",
     "build_schedule",
     "format_ratings",
+    "make_config",
     "pairwise",
+    "play_tournament",
     "ratings",
     "read_games",
     "score_matrix",

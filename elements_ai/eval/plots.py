@@ -20,6 +20,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ..files import atomic_write
+
 # The PNG's metadata names no software version, so the same table gives the same bytes.
 _PNG = {"metadata": {"Software": None}}
 
@@ -27,7 +29,8 @@ _PNG = {"metadata": {"Software": None}}
 def _save(figure: Figure, path: str | os.PathLike) -> pathlib.Path:
     path = pathlib.Path(path)
     FigureCanvasAgg(figure)
-    figure.savefig(path, dpi=110, **_PNG)
+    with atomic_write(path) as handle:
+        figure.savefig(handle, format="png", dpi=110, **_PNG)
     return path
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pathlib
 
 import pandas as pd
 
 from ..core.params import ParameterError
+from ..files import write_text
 from ..tables import write_csv
 from .plots import plot_ratings, plot_returns, plot_scores
 from .ratings import pairwise, ratings, score_matrix
@@ -70,6 +72,16 @@ def format_ratings(table: pd.DataFrame) -> str:
     return shown.to_string(index=False)
 
 
+@dataclasses.dataclass(frozen=True)
+class Report:
+    """A finished tournament's tables, and the files ``write_report`` wrote them to (by name)."""
+
+    ratings: pd.DataFrame
+    pairwise: pd.DataFrame | None  # None for a one-player game
+    sprt: str | None  # the SPRT's statement and result, when the tournament ran one
+    paths: dict[str, pathlib.Path]
+
+
 def write_report(
     games: pd.DataFrame,
     out: str | os.PathLike,
@@ -78,11 +90,9 @@ def write_report(
     sprt: SPRT | None = None,
     bootstrap: int = 1000,
     alpharank: bool = False,
-) -> dict[str, pathlib.Path]:
-    """Writes ``ratings.csv``, ``pairwise.csv`` and the plots of ``games`` into ``out``.
-
-    Returns the paths written, by name. The same games and seed give the same files,
-    byte for byte.
+) -> Report:
+    """Writes ``ratings.csv``, ``pairwise.csv`` and the plots of ``games`` into ``out``;
+    returns the tables as written. The same games and seed give the same files, byte for byte.
     """
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -92,17 +102,19 @@ def write_report(
     paths = {"ratings": out / RATINGS_FILE}
     write_csv(table, paths["ratings"])
     players = len(games["agents"].iloc[0].split("|"))
+    pairs = None
     if players == 1:
         paths["ratings_plot"] = plot_ratings(table, out / "ratings.png", title, xlabel="mean return with 95% interval")
         paths["returns_plot"] = plot_returns(games, out / "returns.png", title)
     else:
         paths["pairwise"] = out / PAIRWISE_FILE
-        write_csv(pairwise(games), paths["pairwise"])
+        pairs = pairwise(games)
+        write_csv(pairs, paths["pairwise"])
         paths["ratings_plot"] = plot_ratings(table, out / "ratings.png", title)
         paths["pairwise_plot"] = plot_scores(score_matrix(games), out / "pairwise.png", title)
+    summary = None
     if sprt is not None:
+        summary = sprt_summary(games, sprt)
         paths["sprt"] = out / "sprt.txt"
-        temporary = paths["sprt"].with_name("sprt.txt.tmp")
-        temporary.write_text(sprt_summary(games, sprt) + "\n")
-        os.replace(temporary, paths["sprt"])
-    return paths
+        write_text(paths["sprt"], summary + "\n")
+    return Report(table, pairs, summary, paths)

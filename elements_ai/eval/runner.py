@@ -37,6 +37,7 @@ from tqdm.auto import tqdm
 from .. import load_game
 from ..agents import make_bot, play_game
 from ..core.params import ParameterError
+from ..files import check_output_folder, write_text
 from .schedule import MODES, ScheduledGame, build_schedule
 from .sprt import SPRT
 
@@ -191,6 +192,22 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def _children_ignore_interrupts() -> Iterator[None]:
+    """Processes started inside the block ignore Ctrl-C from birth: a child still
+    importing when it comes would otherwise print a traceback (the pool's initializer
+    runs only after the imports). Python keeps an ignored SIGINT it inherits."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals cannot be changed here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_local(tasks: Sequence, workers: int) -> Iterator[dict]:
     """Plays ``tasks`` on ``workers`` processes (in this process when 1), yielding rows as games end."""
     if workers <= 1 or len(tasks) <= 1:
@@ -200,7 +217,7 @@ def run_local(tasks: Sequence, workers: int) -> Iterator[dict]:
     # Each worker runs games on one numba thread: the cores go to the processes.
     # The variable must be set before numba starts in the child, so it is in the
     # environment the spawned children inherit (a Pool starts all its workers at once).
-    with _environment(NUMBA_NUM_THREADS="1"):
+    with _environment(NUMBA_NUM_THREADS="1"), _children_ignore_interrupts():
         pool = multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), initializer=_ignore_interrupts)
     try:
         yield from pool.imap_unordered(_play_task, tasks, chunksize=1)
@@ -254,12 +271,6 @@ def _check_backend(backend: str, workers: int | None, address: str | None) -> No
 
 
 # --- the results folder ------------------------------------------------------------------------
-
-def _atomic_write(path: pathlib.Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text)
-    os.replace(temporary, path)
-
 
 def _rows_text(rows: Iterable[dict], header: bool) -> str:
     buffer = io.StringIO()
@@ -463,8 +474,26 @@ def tournament(
     ['0 1', 'random|rules']
     """
     config = make_config(game, agents, games, seed, mode, sprt)
+    return play_tournament(config, workers=workers, backend=backend, address=address, out=out,
+                           progress=progress, report=report)
+
+
+def play_tournament(
+    config: TournamentConfig,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool = True,
+    report: bool = True,
+) -> pd.DataFrame:
+    """Plays the tournament ``config`` (from ``make_config``): ``tournament`` for a
+    caller that has built the config already (the command line, to name the results
+    folder). The keywords are ``tournament``'s."""
+    sprt = config.sprt
     _check_backend(backend, workers, address)
-    folder = pathlib.Path(out) if out is not None else None
+    folder = check_output_folder(out, "results folder") if out is not None else None
     finished = read_results(folder, config) if folder is not None else {}
     schedule = config.schedule
 
@@ -479,7 +508,7 @@ def tournament(
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         if not (folder / CONFIG_FILE).exists():
-            _atomic_write(folder / CONFIG_FILE, config.to_json())
+            write_text(folder / CONFIG_FILE, config.to_json())
         games_file = _GamesFile(folder / GAMES_FILE)
     bar = tqdm(
         total=len(schedule), initial=len(finished), unit="game", disable=not progress or not pending,
@@ -510,7 +539,7 @@ def tournament(
 
     kept = [finished[i] for i in sorted(finished) if stop is None or i <= stop]
     if folder is not None:
-        _atomic_write(folder / GAMES_FILE, _rows_text(kept, header=True))
+        write_text(folder / GAMES_FILE, _rows_text(kept, header=True))
     table = frame(kept)
     if folder is not None and report:
         from .report import write_report

@@ -4,7 +4,7 @@ rules) with ``resample.py``, ``heuristic.py``, ``encode.py`` and ``strings.py`` 
 ``__init__.py`` exposing the kernel as ``KERNEL``.
 
 Every subpackage here that exposes ``KERNEL`` is a game: adding a game means adding
-its folder; registration and all three faces follow.
+its folder; registration (when this package is imported) and all three faces follow.
 """
 
 import importlib
@@ -25,3 +25,15 @@ def _discover() -> dict[str, Kernel]:
 
 
 KERNELS: dict[str, Kernel] = _discover()
+
+
+def _register_all() -> None:
+    # Here rather than in the package's __init__: whoever holds the kernels can load
+    # their games with pyspiel.load_game, and ``import elements_ai`` stays light.
+    from ..core.spiel import register
+
+    for kernel in KERNELS.values():
+        register(kernel)
+
+
+_register_all()

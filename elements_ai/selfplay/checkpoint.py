@@ -18,15 +18,14 @@ file or a folder (its latest checkpoint).
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from ..core.params import ParameterError
+from ..files import atomic_write
 
 FORMAT = "elements_ai.selfplay/1"
 _NAME = re.compile(r"ckpt_(\d+)\.pt$")
@@ -67,9 +66,8 @@ def save(payload: dict[str, Any], folder: str | Path) -> Path:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = checkpoint_path(folder, payload["iteration"])
-    with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
+    with atomic_write(path) as handle:
         torch.save({"format": FORMAT, **payload}, handle)
-    os.replace(handle.name, path)
     return path
 
 

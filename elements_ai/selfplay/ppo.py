@@ -44,6 +44,7 @@ from tqdm.auto import tqdm
 
 from .. import load_game
 from ..core.vec import VecEnv
+from ..files import atomic_write
 from ..tables import write_csv
 from . import checkpoint
 from .match import mean_score, play, rotation, seat_scores
@@ -676,7 +677,6 @@ def plot_log(table: pd.DataFrame, path: Path) -> None:
     for ax in axes:
         ax.set_xlabel("env steps")
     fig.tight_layout()
-    tmp = path.with_suffix(".tmp.png")
-    fig.savefig(tmp, dpi=90)
+    with atomic_write(path) as handle:
+        fig.savefig(handle, format="png", dpi=90)
     plt.close(fig)
-    tmp.replace(path)

@@ -23,18 +23,19 @@ True
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 import pyspiel
 from tqdm.auto import tqdm
 
 from ..agents.bots import SeatBot
-from ..core.params import ParameterError
+from ..core.params import Param, ParameterError
 from ..core.rng import uniform
 from .policy import PolicyMismatch, PolicyTable, load_policy
 from .tree import Tree
 
-__all__ = ["EXACT_BOTS", "MCCFRPolicyBot", "PolicyBot", "bot_policy"]
+__all__ = ["EXACT_BOTS", "MCCFRPolicyBot", "PolicyBot", "bot_policy", "read_policy"]
 
 # Bots whose ``get_policy`` is exactly the distribution they draw their moves from.
 EXACT_BOTS = ("random", "cfr", "mccfr")
@@ -47,25 +48,27 @@ class PolicyBot(SeatBot):
     the bot's own stream seeded by ``seed``. An information set the policy does not
     hold (MCCFR leaves the ones it never sampled) is played uniformly at random,
     and counted in ``unseen``. A policy for another game than ``game`` is an error.
+    ``policy`` may also be a ``PolicyTable``.
     """
 
-    def __init__(self, game: pyspiel.Game, player: int, seed: int = 0, *, policy: str | PolicyTable = ""):
-        super().__init__(game, player, seed)
-        if isinstance(policy, PolicyTable):
-            if str(policy.game) != str(game):
-                raise PolicyMismatch(f"the policy is for {policy.game}, not for {game}")
-            self.table = policy
+    params = {"policy": Param("", "the policy file (.npz) written by elements-ai solve (none: the shipped one)")}
+
+    def __init__(self, game: pyspiel.Game, player: int, seed: int = 0, **params: Any):
+        table = params.pop("policy") if isinstance(params.get("policy"), PolicyTable) else None
+        super().__init__(game, player, seed, **params)
+        if table is not None:
+            if str(table.game) != str(game):
+                raise PolicyMismatch(f"the policy is for {table.game}, not for {game}")
+            self.table = table
         else:
-            policy = policy.strip()
+            policy = self.options["policy"].strip()
             if not policy:
                 if self.shipped_kind is None:
                     raise ParameterError("a policy bot needs policy=FILE (a file written by elements-ai solve)")
                 from .. import zoo
 
                 policy = str(zoo.shipped_file(self.shipped_kind, game)[0])
-            if not os.path.exists(policy):
-                raise ParameterError(f"policy file {policy!r} does not exist")
-            self.table = load_policy(policy, game)
+            self.table = read_policy(policy, game)
         self.unseen = 0
 
     shipped_kind: str | None = "cfr"  # played without policy=: the policy shipped for the game
@@ -95,7 +98,23 @@ class PolicyBot(SeatBot):
 class MCCFRPolicyBot(PolicyBot):
     """``PolicyBot`` for MCCFR policies: nothing is shipped, so ``policy=`` is required."""
 
+    params = {"policy": Param("", "the policy or checkpoint file (.npz) written by elements-ai solve")}
     shipped_kind = None
+
+
+def read_policy(path: str, game: pyspiel.Game) -> PolicyTable:
+    """The policy file ``path`` for ``game``; ``ParameterError`` names a missing, damaged
+    or foreign file (a user's mistake, not the program's)."""
+    if not os.path.isfile(path):
+        raise ParameterError(f"policy file {path!r} does not exist" if not os.path.exists(path)
+                             else f"policy file {path!r} is a folder")
+    try:
+        return load_policy(path, game)
+    except ParameterError:
+        raise
+    except (ValueError, KeyError, OSError) as error:  # load_policy's kinds for a file it cannot use
+        message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
+        raise ParameterError(message if path in message else f"policy file {path}: {message}") from None
 
 
 def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress: bool = False) -> np.ndarray:
@@ -106,7 +125,7 @@ def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress
     (``get_policy``); any other is asked ``samples`` times and its action
     frequencies are returned. Information sets with one legal action are not asked.
     """
-    from ..agents import make_bot, parse_spec
+    from ..registry import make_bot, parse_spec
 
     bot_name = parse_spec(spec)[0].name
     exact = bot_name in EXACT_BOTS

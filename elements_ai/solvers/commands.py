@@ -1,4 +1,5 @@
-"""The ``elements-ai solve`` and ``elements-ai exploitability`` commands.
+"""The work of the ``elements-ai solve`` and ``elements-ai exploitability`` commands
+(their parsers are in ``elements_ai.commands.solve``).
 
 ::
 
@@ -10,40 +11,49 @@
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Iterator
 from typing import TextIO
 
 import pyspiel
 
+from ..core.params import ParameterError
+from ..files import check_output_file
 from .cfr import ALGORITHMS
 
 MCCFR_ALGORITHMS = {"es-mccfr": "external", "os-mccfr": "outcome"}
 
-SOLVE_EXAMPLES = """examples:
-  elements-ai solve kuhn_poker --algorithm cfr+ --iterations 1000 --out kuhn.npz
-  elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --out small.npz
-  elements-ai solve small.npz --resume --iterations 1000           (continue where the file stopped)
-  elements-ai solve "elements(single_round=true)" --algorithm es-mccfr --iterations 100000 --out round.npz
-"""
-
-EXPLOIT_EXAMPLES = """examples:
-  elements-ai exploitability kuhn_poker kuhn.npz
-  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" small.npz
-  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ismcts:sims=100
-"""
-
 
 def load_game_string(text: str) -> pyspiel.Game:
-    """Any pyspiel game string, this library's games included."""
-    import elements_ai  # noqa: F401  (registers the games)
+    """Any pyspiel game string, this library's games included (``elements_ai.load_game``)."""
+    from ..loader import load_game
 
-    name = text.split("(", 1)[0].strip()
-    if name not in pyspiel.registered_names():
-        raise ValueError(f"unknown game {name!r}; pyspiel.registered_names() lists the games (elements-ai games: ours)")
-    return pyspiel.load_game(text)
+    return load_game(text, openspiel=True)
+
+
+@contextlib.contextmanager
+def _user_errors() -> Iterator[None]:
+    """What the solvers raise for a bad setting or file, as the ``ParameterError`` the
+    command line reports in one line: a value out of range, a missing, damaged or
+    foreign file, a tree too large for this machine."""
+    from .tree import TreeTooLarge
+
+    try:
+        yield
+    except ParameterError:
+        raise
+    except (ValueError, KeyError, OSError, TreeTooLarge) as error:
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        raise ParameterError(str(message)) from None
+
+
+def _check_resume(out: str) -> None:
+    if not os.path.exists(out):
+        raise ParameterError(f"--resume: {out} does not exist")
+    check_output_file(out)
 
 
 def _evaluation_points(iterations: int, points: int = 60) -> list[int]:
@@ -74,24 +84,28 @@ def solve(
     exploitability (``None`` when it was not measured)."""
     stream = stream or sys.stderr
     if iterations < 0:
-        raise ValueError(f"--iterations must be >= 0, got {iterations}")
+        raise ParameterError(f"--iterations must be >= 0, got {iterations}")
+    if not resume and not game_string:
+        raise ParameterError("give the game to solve (or --resume to continue the solver in --out)")
+    if resume:
+        _check_resume(out)
+    else:
+        check_output_file(out)
     if algorithm in MCCFR_ALGORITHMS:
         return _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, stream)
     if algorithm not in ALGORITHMS:
         every = ", ".join([*ALGORITHMS, *MCCFR_ALGORITHMS])
-        raise ValueError(f"unknown algorithm {algorithm!r}; the algorithms are {every}")
+        raise ParameterError(f"unknown algorithm {algorithm!r}; the algorithms are {every}")
     from tqdm.auto import tqdm
 
     from .cfr import CFRSolver
 
-    if resume:
-        if not os.path.exists(out):
-            raise FileNotFoundError(f"--resume: {out} does not exist")
-        game = load_game_string(game_string) if game_string else None
-        solver = CFRSolver.load(out, game)
-    else:
-        game = load_game_string(game_string)
-        solver = CFRSolver(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True)
+    game = load_game_string(game_string) if game_string else None
+    with _user_errors():
+        if resume:
+            solver = CFRSolver.load(out, game)
+        else:
+            solver = CFRSolver(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True)
     print(f"{solver.game}: {solver.tree.describe()}", file=stream)
     start = solver.iteration
     exploitability = None
@@ -113,15 +127,13 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
 
     from .mccfr import MCCFRSolver
 
-    if resume:
-        if not os.path.exists(out):
-            raise FileNotFoundError(f"--resume: {out} does not exist")
-        game = load_game_string(game_string) if game_string else None
-        solver = MCCFRSolver.load(out, game)
-    else:
-        game = load_game_string(game_string)
-        kwargs = {} if memory is None else {"memory": memory * 1e9}
-        solver = MCCFRSolver(game, MCCFR_ALGORITHMS[algorithm], seed=seed, **kwargs)
+    game = load_game_string(game_string) if game_string else None
+    with _user_errors():
+        if resume:
+            solver = MCCFRSolver.load(out, game)
+        else:
+            kwargs = {} if memory is None else {"memory": memory * 1e9}
+            solver = MCCFRSolver(game, MCCFR_ALGORITHMS[algorithm], seed=seed, **kwargs)
     print(f"{solver.game}: {solver.describe_table()}", file=stream)
     tree = None
     if evaluate:
@@ -157,9 +169,12 @@ def exploitability_report(game_string: str, path: str | None, bot: str | None, s
 
     game = load_game_string(game_string)
     if (path is None) == (bot is None):
-        raise ValueError("give a policy FILE or --bot SPEC (one of them)")
-    table = load_policy(path, game) if path is not None else None
-    tree = build_tree(game, progress=True)
+        raise ParameterError("give a policy FILE or --bot SPEC (one of them)")
+    with _user_errors():
+        if path is not None and not os.path.exists(path):
+            raise ParameterError(f"no such file: {path}")
+        table = load_policy(path, game) if path is not None else None
+        tree = build_tree(game, progress=True)
     if table is not None:
         probs = table.on_tree(tree)
         what = path
@@ -178,24 +193,8 @@ def exploitability_report(game_string: str, path: str | None, bot: str | None, s
         print(f"player {player}: policy value {value!r}, best response value {best!r}", file=out)
 
 
-def _errors(run):
-    """Runs a command, turning expected errors into a message and exit status 2."""
-
-    def wrapped(args) -> int:
-        from .tree import TreeTooLarge
-
-        try:
-            return run(args)
-        except (pyspiel.SpielError, ValueError, TypeError, KeyError, FileNotFoundError, TreeTooLarge) as error:
-            message = error.args[0] if isinstance(error, KeyError) and error.args else error
-            print(f"elements-ai: error: {message}", file=sys.stderr)
-            return 2
-
-    return wrapped
-
-
-@_errors
-def _run_solve(args) -> int:
+def run_solve(args) -> int:
+    """``elements-ai solve``: the parsed arguments to a policy file."""
     started = time.perf_counter()
     solve(
         args.game,
@@ -214,44 +213,7 @@ def _run_solve(args) -> int:
     return 0
 
 
-@_errors
-def _run_exploitability(args) -> int:
+def run_exploitability(args) -> int:
+    """``elements-ai exploitability``: the parsed arguments to a report on stdout."""
     exploitability_report(args.game, args.file, args.bot, args.samples, sys.stdout)
     return 0
-
-
-def register(commands) -> None:
-    """Adds ``solve`` and ``exploitability`` to the ``elements-ai`` command."""
-    algorithms = [*ALGORITHMS, *MCCFR_ALGORITHMS]
-    solve_parser = commands.add_parser(
-        "solve",
-        help="solve a game with CFR or MCCFR and save the policy",
-        epilog=SOLVE_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    solve_parser.add_argument("game", help='any pyspiel game string, e.g. kuhn_poker or "elements(single_round=true)"')
-    solve_parser.add_argument("--algorithm", default="cfr+", choices=algorithms, help="default cfr+")
-    solve_parser.add_argument("--iterations", type=int, default=1000, help="default 1000")
-    solve_parser.add_argument("--out", required=True, help="policy file to write (.npz)")
-    solve_parser.add_argument("--resume", action="store_true", help="continue the solver saved in --out")
-    solve_parser.add_argument("--alpha", type=float, help="dcfr: positive regret discount (default 1.5)")
-    solve_parser.add_argument("--beta", type=float, help="dcfr: negative regret discount (default 0)")
-    solve_parser.add_argument("--gamma", type=float, help="dcfr, pcfr+: averaging power (default 2)")
-    solve_parser.add_argument("--seed", type=int, default=0, help="MCCFR: seed of the sampling (default 0)")
-    solve_parser.add_argument("--memory", type=float, help="MCCFR: GB for the information-set table (default 2)")
-    solve_parser.add_argument("--no-eval", action="store_true", help="do not measure exploitability while solving")
-    solve_parser.set_defaults(run=_run_solve)
-
-    exploit_parser = commands.add_parser(
-        "exploitability",
-        help="exact NashConv and exploitability of a policy file or a bot",
-        epilog=EXPLOIT_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    exploit_parser.add_argument("game", help="any pyspiel game string")
-    exploit_parser.add_argument("file", nargs="?", help="a policy file written by elements-ai solve")
-    exploit_parser.add_argument("--bot", help="a bot spec instead of a file, e.g. rules or ismcts:sims=100")
-    exploit_parser.add_argument(
-        "--samples", type=int, default=32, help="moves asked of a stochastic bot per information set (default 32)"
-    )
-    exploit_parser.set_defaults(run=_run_exploitability)

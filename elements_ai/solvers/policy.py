@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,8 +39,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy as openspiel_policy
 
-import elements_ai  # noqa: F401  (registers this library's games, so that game strings in files load)
-
+from .. import games  # noqa: F401  (registers this library's games, so that game strings in files load)
+from ..core.params import ParameterError
 from .best_response import Evaluation, evaluate_probs
 from .flat import Tree, state_key
 from .tree import build_tree
@@ -55,8 +54,9 @@ VERSION = 1
 SUM_TOLERANCE = 1e-6
 
 
-class PolicyMismatch(ValueError):
-    """A policy (or policy file) used with a game it was not made for."""
+class PolicyMismatch(ParameterError):
+    """A policy (or policy file) used with a game it was not made for (a user's mistake:
+    a ``ParameterError``, and so a ``ValueError``)."""
 
 
 def _game_string(game: pyspiel.Game | str) -> str:
@@ -251,6 +251,7 @@ class PolicyTable(openspiel_policy.Policy):
         except KeyError as error:
             raise ValueError(f"{path}: malformed policy file, array {error.args[0]!r} is missing") from None
         _check_table(path, keys, infoset_player, infoset_first, sequence_action, probs)
+
         loaded = pyspiel.load_game(saved_game) if not isinstance(game, pyspiel.Game) else game
         table = cls(
             loaded, keys, infoset_player, infoset_first, sequence_action, probs, header["info"],
@@ -284,21 +285,10 @@ def _check_table(path, keys, infoset_player, infoset_first, sequence_action, pro
 def write_npz(path, arrays: Mapping[str, np.ndarray]) -> None:
     """Writes ``arrays`` to ``path`` through a temporary file in the same folder and
     a rename: readers see the old file or the whole new one, never a partial one."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"cannot write {path}: folder {folder} does not exist")
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            np.savez(out, **arrays)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    from ..files import atomic_write
+
+    with atomic_write(os.path.abspath(path)) as out:
+        np.savez(out, **arrays)
 
 
 def read_npz(path, expected_format: str | tuple[str, ...]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -313,7 +303,10 @@ def read_npz(path, expected_format: str | tuple[str, ...]) -> tuple[dict[str, An
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
     except Exception as error:
-        raise ValueError(f"{path}: not a file of elements_ai ({expected_format}): {error}") from None
+        # numpy answers a file that is no zip archive with advice on unpickling it, which
+        # does not apply: these files never hold pickled data.
+        reason = "not an .npz archive" if "pickle" in str(error) else error
+        raise ValueError(f"{path}: not a file of elements_ai ({expected_format}): {reason}") from None
     try:
         header = json.loads(arrays.pop("header").tobytes().decode())
     except Exception:

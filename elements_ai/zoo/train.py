@@ -17,23 +17,20 @@ those into the package and its manifest. Self-play needs torch; CFR does not.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from ..files import atomic_write
 from ..tables import provenance
 from . import MANIFEST, SHIPPED, Recipe, manifest, recipe
 
 
 def _write_json(path: Path, data: Any) -> None:
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
+    with atomic_write(path, "w") as handle:
         json.dump(data, handle, indent=2, sort_keys=True)
         handle.write("\n")
-    os.chmod(handle.name, 0o644)
-    os.replace(handle.name, path)
 
 
 def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bool = True) -> dict[str, Any]:
@@ -99,8 +96,8 @@ def install(out: str | Path, names: list[str]) -> list[Path]:
             raise ValueError(f"{record}: trained for {data.get('steps')} steps, the recipe says {entry.steps}; "
                              f"only a full-length run is shipped")
         SHIPPED.mkdir(exist_ok=True)
-        shutil.copyfile(source, SHIPPED / entry.file)
-        os.chmod(SHIPPED / entry.file, 0o644)
+        with source.open("rb") as trained, atomic_write(SHIPPED / entry.file) as shipped:
+            shutil.copyfileobj(trained, shipped)
         listed[name] = {"file": entry.file, **{k: v for k, v in data.items() if k not in ("config", "play")}}
         installed.append(SHIPPED / entry.file)
     _write_json(MANIFEST, listed)

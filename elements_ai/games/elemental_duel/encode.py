@@ -24,7 +24,6 @@ from .rules import (
     turns_over,
 )
 
-
 # What only the observer knows (core/observers.py cuts the public and private
 # observation types by it): its own face-down card in the current duel, and in
 # the history the face-down cards it took back to hand unrevealed (ruling 8).

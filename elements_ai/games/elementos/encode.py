@@ -22,7 +22,6 @@ from .rules import (
     flip_barred,
 )
 
-
 # What only the observer knows (core/observers.py cuts the public and private
 # observation types by it): the backs of its own pieces that were never flipped
 # nor captured (ruling 11). ``back`` shows those and the public ones, by square.

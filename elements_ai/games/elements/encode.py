@@ -8,7 +8,6 @@ from ...core.arrays import fill
 from ...core.observers import Privacy
 from .rules import INFO, NUM_ACTIONS, NUM_VALUES, OBS, S, limit, player_sum
 
-
 # What only the observer knows (core/observers.py cuts the public and private
 # observation types by it): its hand, and this round's deal in the information
 # state. Its sum adds the hand to the cards in front of it, public and private

@@ -37,7 +37,6 @@ from .rules import (
     row_revealed,
 )
 
-
 # What only the observer knows (core/observers.py cuts the public and private
 # observation types by it): its hand, the card it just bid and has not yet put on
 # a slot (``pending``), the cards it held and discarded each round; and, in the

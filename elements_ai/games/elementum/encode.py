@@ -36,7 +36,6 @@ from .state import (
     _is_imitation,
 )
 
-
 # What only the observer knows (core/observers.py cuts the public and private
 # observation types by it): the hand it holds, its face-down pick and its hidden
 # swap declaration (ruling 5), and the contents of the hands it has held this

@@ -7,8 +7,6 @@ import pathlib
 import sys
 import time
 
-from ..core.params import ParameterError
-
 # The tournaments run with no --game and --agents: the three families (search, a
 # shipped self-play network, a shipped CFR policy) beside the rule-based bot and
 # random play. ``default`` is the full game of Elements, where no exact solution is
@@ -22,16 +20,18 @@ DEFAULT_GAME, DEFAULT_AGENTS = PRESETS["default"]
 DEFAULT_GAMES = 200
 DEFAULT_SEED = 0
 
-EXAMPLES = f"""examples:
-  elements-ai tournament
-      the default: {' '.join(DEFAULT_AGENTS)} on {DEFAULT_GAME}, {DEFAULT_GAMES} games a pair
-  elements-ai tournament --preset small
+EXAMPLES = f"""Without options: the default, {' '.join(DEFAULT_AGENTS)} on {DEFAULT_GAME},
+{DEFAULT_GAMES} games a pair (a while on a laptop).
+
+examples:
+  elements-ai tournament --preset small --games 20
       the shipped CFR policy against the other families where it is exact: {' '.join(PRESETS["small"][1])}
-  elements-ai tournament --game elemental_duel --agents ppo rules random
-  elements-ai tournament --game "elements(single_round=true)" --agents random rules "mcts:sims=500,c=1.4" --games 100
-  elements-ai tournament --agents "ismcts:sims=2000" "mcts:sims=2000" --games 1000 --sprt 0 50
-  elements-ai tournament --gauntlet --agents "mcts:sims=1000" random rules --out results/gauntlet
-  elements-ai tournament --backend ray --address auto --games 2000     (on a running Ray cluster)
+  elements-ai tournament --game elemental_duel --agents ppo rules random --games 20
+  elements-ai tournament --game "elements(single_round=true)" --agents random rules "mcts:sims=100,c=1.4" --games 20
+  elements-ai tournament --game "elements(single_round=true)" --agents rules random --games 200 --sprt 0 100
+  elements-ai tournament --gauntlet --agents "mcts:sims=100" random rules --games 10 --out results/gauntlet
+  elements-ai tournament --backend ray --workers 2 --agents random rules --games 10
+      the same on Ray: a local one here, or a running cluster's with --address auto
 
 Rerun the same command to resume an interrupted tournament: the games already in
 the results folder are kept, the others played.
@@ -91,41 +91,39 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from .report import format_ratings, short_game, sprt_summary, write_report
-    from .runner import default_folder, make_config, tournament
-    from .sprt import SPRT
+    from ..core.params import ParameterError
+    from ..eval.report import format_ratings, short_game, write_report
+    from ..eval.runner import default_folder, make_config, play_tournament
+    from ..eval.sprt import SPRT
+    from ..files import check_output_folder
 
     try:
         sprt = SPRT(args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta) if args.sprt else None
     except ValueError as error:
         raise ParameterError(str(error)) from None
-    preset_game, preset_agents = PRESETS[args.preset]
-    args.game = preset_game if args.game is None else args.game
-    args.agents = list(preset_agents) if args.agents is None else args.agents
-    mode = "gauntlet" if args.gauntlet else "round-robin"
-    config = make_config(args.game, args.agents, args.games, args.seed, mode, sprt)
-    out = args.out if args.out is not None else default_folder(config)
     if args.bootstrap < 0:
         raise ParameterError(f"--bootstrap must be >= 0, got {args.bootstrap}")
+    preset_game, preset_agents = PRESETS[args.preset]
+    game = preset_game if args.game is None else args.game
+    agents = list(preset_agents) if args.agents is None else args.agents
+    mode = "gauntlet" if args.gauntlet else "round-robin"
+    config = make_config(game, agents, args.games, args.seed, mode, sprt)
+    out = check_output_folder(args.out if args.out is not None else default_folder(config))
     start = time.perf_counter()
     try:
-        games = tournament(
-            args.game, args.agents, args.games, seed=args.seed, mode=mode, workers=args.workers,
-            backend=args.backend, address=args.address, out=out, sprt=sprt, progress=not args.quiet, report=False,
-        )
+        games = play_tournament(config, workers=args.workers, backend=args.backend, address=args.address, out=out,
+                                progress=not args.quiet, report=False)
+        report = write_report(games, out, seed=config.seed, sprt=sprt, bootstrap=args.bootstrap,
+                              alpharank=args.alpharank)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the finished games are in {out}; run the same command to resume", file=sys.stderr)
-        return 130
-    paths = write_report(games, out, seed=config.seed, sprt=sprt, bootstrap=args.bootstrap, alpharank=args.alpharank)
+        raise
     seconds = time.perf_counter() - start
-    import pandas as pd
-
-    table = pd.read_csv(paths["ratings"])
     print(f"{short_game(config.game)}: {len(games)} games, {mode}, seed {config.seed} ({seconds:.0f} s)")
-    print(format_ratings(table))
-    if sprt is not None:
-        print(sprt_summary(games, sprt))
-    tables = ", ".join(p.name for key, p in paths.items() if p.suffix in (".csv", ".txt"))
-    plots = ", ".join(p.name for p in paths.values() if p.suffix == ".png")
-    print(f"results in {out}{'/' if not str(out).endswith('/') else ''}: games.csv, {tables}; plots: {plots}")
+    print(format_ratings(report.ratings))
+    if report.sprt is not None:
+        print(report.sprt)
+    tables = ", ".join(p.name for p in report.paths.values() if p.suffix in (".csv", ".txt"))
+    plots = ", ".join(p.name for p in report.paths.values() if p.suffix == ".png")
+    print(f"results in {out}/: games.csv, {tables}; plots: {plots}")
     return 0

@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.params import ParameterError
-
 EXAMPLES = """examples:
   elements-ai zoo list                                   the recipes, and which agents ship
-  elements-ai zoo train --out zoo                        retrain every baseline into zoo/
-  elements-ai zoo train --game elemental_duel --out zoo  the baselines of one game
-  elements-ai zoo train cfr-elements-small --out zoo --install
-                                                         retrain one and ship it (a checkout)
+  elements-ai zoo train cfr-elements-small --out zoo --steps 50
+                                                         one baseline, cut short (a test; not shipped)
+  elements-ai zoo train ppo-elements-small --out zoo --steps 2048
+                                                         a self-play baseline, cut short
 
+--game G trains the baselines of one game; without names or --game every baseline is
+retrained (hours). Without --steps each runs in full, and --install then ships it into
+the package (from a checkout).
 Self-play recipes need torch (pip install ".[selfplay]"); CFR recipes do not.
 A self-play run resumes from its checkpoints in --out when run again.
 """
@@ -43,7 +44,7 @@ def register(commands) -> None:
 
 
 def run_list(args) -> int:
-    from . import describe, manifest, recipes
+    from ..zoo import describe, manifest, recipes
 
     listed = manifest()
     for entry in recipes().values():
@@ -57,7 +58,8 @@ def run_list(args) -> int:
 
 def selected(names: list[str], game: str | None) -> list[str]:
     """The recipe names to train: those named, else those of ``game``, else all."""
-    from . import recipe, recipes
+    from ..core.params import ParameterError
+    from ..zoo import recipe, recipes
 
     if names:
         return [recipe(name).name for name in names]
@@ -69,19 +71,17 @@ def selected(names: list[str], game: str | None) -> list[str]:
 
 
 def run_train(args) -> int:
-    from pathlib import Path
-
-    from . import recipe
-    from .train import install, train
+    from ..core.params import ParameterError
+    from ..files import check_output_folder
+    from ..zoo import recipe
+    from ..zoo.train import install, train
 
     names = selected(args.names, args.game)
     if args.steps is not None and args.steps < 1:
         raise ParameterError(f"--steps must be a positive integer, got {args.steps}")
     if args.install and args.steps is not None:
         raise ParameterError("--install ships full-length runs only: leave out --steps")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise ParameterError(f"--out {out} is a file, not a folder")
+    out = check_output_folder(args.out)
     for name in names:
         entry = recipe(name)
         if entry.kind != "cfr":

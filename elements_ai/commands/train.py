@@ -1,8 +1,5 @@
-"""``elements-ai train``: self-play training from the command line.
-
-Registered through ``COMMAND_MODULES`` in ``elements_ai.cli``; torch is imported only
-when the command runs.
-"""
+"""``elements-ai train``: self-play training from the command line (torch is imported
+only when the command runs)."""
 
 from __future__ import annotations
 
@@ -10,15 +7,16 @@ import argparse
 import dataclasses
 import sys
 
-from ..core.params import ParameterError, convert, parse_pairs
-
 EXAMPLES = """examples:
-  elements-ai train elemental_duel --out runs/duel         the shipped agent's recipe (zoo/recipes.toml)
-  elements-ai train elements --algorithm ppo --steps 400000 --out runs/elements
-  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --steps 50000 --out runs/small
-  elements-ai train elementos --steps 1000000 --out runs/elementos --set opponents=rules --set hidden=128_128
-  elements-ai train "elementos(setup=standard)" --algorithm az --steps 50000 --out runs/az
-  elements-ai train elements --steps 400000 --out runs/ray --backend ray --actors 4
+  elements-ai train elements --steps 2048 --out runs/elements      the shipped agent's recipe, cut short
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --steps 2048 --out runs/small
+  elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \
+      --set hidden=32_32
+  elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
+  elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
+
+Real runs take more steps: the recipes' (elements-ai zoo list) take hundreds of thousands
+to millions, some after an imitation phase of their own.
 
 A game with a shipped agent trains by its recipe (steps, seed, hyperparameters), unless
 --steps, --seed or --set say otherwise; other games start from the trainer's defaults.
@@ -53,6 +51,8 @@ def register(commands) -> None:
 
 def hyperparameters(cls, pairs: list[str]) -> dict:
     """``--set`` pairs converted to the types of ``cls``'s fields."""
+    from ..core.params import ParameterError, convert, parse_pairs
+
     given = parse_pairs(pairs, "--set")
     fields = {f.name: f for f in dataclasses.fields(cls)}
     out = {}
@@ -76,16 +76,20 @@ def hyperparameters(cls, pairs: list[str]) -> dict:
 
 
 def run_train(args) -> int:
+    from ..core.params import ParameterError
+    from ..files import check_output_folder
+
     try:
         import torch  # noqa: F401
     except ImportError:
-        print("elements-ai train needs PyTorch: pip install torch (a CPU build) or 'elements-ai[selfplay]'",
-              file=sys.stderr)
-        return 2
-    from .. import load_game, zoo
-    from .az import AlphaZeroTrainer, AZConfig
-    from .ppo import PPOConfig, PPOTrainer
+        raise ParameterError("elements-ai train needs PyTorch: pip install torch (a CPU build) or "
+                             "'elements-ai[selfplay]'") from None
+    from .. import zoo
+    from ..loader import load_game
+    from ..selfplay.az import AlphaZeroTrainer, AZConfig
+    from ..selfplay.ppo import PPOConfig, PPOTrainer
 
+    check_output_folder(args.out)
     game = load_game(args.game)
     recipe = zoo.find(args.algorithm, game)
     steps = args.steps if args.steps is not None else recipe.steps if recipe else None
