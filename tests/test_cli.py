@@ -252,8 +252,11 @@ def interrupt_after(delay: float, tmp_path: Path, when_games: bool = False) -> t
     command = [sys.executable, "-m", "elements_ai", "tournament", "--game", SMALL, "--agents", "random", "rules",
                "mcts:sims=2000", "--games", "2000", "--workers", "2", "--quiet", "--out", str(out)]
     # A session of its own: the interrupt goes to the whole group, workers included, as Ctrl-C does.
+    # A shell starts a foreground job with SIGINT at its default; pytest-xdist's workers
+    # ignore it, and an ignored signal stays ignored across exec.
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                               start_new_session=True)
+                               start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         if when_games:
             deadline = time.monotonic() + 240
