@@ -25,7 +25,7 @@ from ..core.params import Param, at_least, int_range
 from ..core.rng import uniform
 from ..core.vec import batch_encode_information_state
 from .bots import KernelBot
-from .network import Network, NetworkError, masked_softmax
+from .network import Network, NetworkError, masked_softmax, single_threaded
 
 
 def load_network(ckpt: str, game, kind: str = "ppo") -> tuple[Network, dict]:
@@ -129,7 +129,8 @@ class PPOBot(KernelBot):
 
     def _policy_and_action(self, state):
         legal = state.legal_actions()
-        probs = self.probabilities(state)
+        with single_threaded():
+            probs = self.probabilities(state)
         policy = [(a, float(probs[a])) for a in legal]
         if self.greedy:
             action = legal[int(np.argmax(probs[legal]))]
@@ -170,7 +171,8 @@ class AZBot(KernelBot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)], legal[0]
-        counts = self.search.run(state.array[None], self.sims, self._evaluate)[0]
+        with single_threaded():
+            counts = self.search.run(state.array[None], self.sims, self._evaluate)[0]
         visits = counts[legal]
         action = legal[int(np.argmax(visits))]
         total = visits.sum()
