@@ -15,7 +15,9 @@ The bar a learned agent ships with (``elements_ai.zoo``):
 
 Seeds: the tournaments and tables start from ``EVAL_SEED``, far from the recipes'
 training seeds (single digits) and from the seeds used while tuning them (below
-10⁶). ``run.json`` records the commit, the command, the seeds and the machine.
+10⁶). ``run.json`` records the commit, the command, the seeds and the machine of a
+full run, and ``<table>.run.json`` those of the run that wrote each table (``--games``
+runs rewrite only their own tables).
 
 Writes under ``experiments/results/baselines/``: ``<game>/`` (each two-player
 tournament), ``two_player.csv`` / ``.md``, ``multiplayer.csv`` / ``.md``,
@@ -173,7 +175,13 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     run = {"command": "python experiments/baselines.py " + " ".join(argv if argv is not None else sys.argv[1:]),
            "seed": seed, "games_a_pairing": games_a_pairing, "deals": deals,
            "agents": {e.name: zoo.manifest().get(e.name, {}).get("commit") for e in entries}, **measured_with}
-    (out / "run.json").write_text(json.dumps(run, indent=2) + "\n")
+    # Each table records the run that wrote it: a run limited by --games rewrites
+    # only its own tables, and the others keep the record of theirs.
+    for table, wrote in (("two_player", two), ("multiplayer", multi)):
+        if wrote:
+            (out / f"{table}.run.json").write_text(json.dumps(run, indent=2) + "\n")
+    if not args.games:
+        (out / "run.json").write_text(json.dumps(run, indent=2) + "\n")
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         if two:
             print(two_player_markdown(two_table))

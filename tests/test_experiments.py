@@ -139,6 +139,7 @@ def test_baselines_quick(tmp_path):
     assert learned, "no learned agent ships"
     run = json.loads((tmp_path / "run.json").read_text())
     assert run["seed"] == 7_000_000 and run["commit"] and "baselines.py --quick" in run["command"]
+    assert json.loads((tmp_path / "two_player.run.json").read_text()) == run
     assert set(run["agents"]) == {r.name for r in learned}
     two = pd.read_csv(tmp_path / "two_player.csv")
     multi = pd.read_csv(tmp_path / "multiplayer.csv") if (tmp_path / "multiplayer.csv").exists() else None
