@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 
 def render(state, player: int | None = None) -> str:
@@ -23,3 +25,14 @@ def render(state, player: int | None = None) -> str:
 
 
 __all__ = ["render"]
+
+
+class _Module(types.ModuleType):
+    """Importing this package sets ``elements_ai.render`` to the package itself: calling
+    it then calls ``render``, so ``elements_ai.render(state)`` works either way."""
+
+    def __call__(self, state, player: int | None = None) -> str:
+        return render(state, player)
+
+
+sys.modules[__name__].__class__ = _Module
