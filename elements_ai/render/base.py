@@ -12,6 +12,8 @@ LEFT = 10
 LINE = 18
 MAX_W = 900
 BACKS = re.compile(r"\{backs:(\d+)\}")
+# Light element colours get a darker ink for words on the page.
+TEXT_INK = {"#f2d21b": "#a08700", "#f4f4f4": "#8a8a8a"}
 TOKENS = re.compile(r"(\[[^\]]*\]|\{backs:\d+\})")
 
 
@@ -76,23 +78,36 @@ def _words(canvas, x, y, segment, colours) -> float:
             continue
         colour = colour_of(word, colours)
         if colour is not None and re.fullmatch(r"[A-Za-z]+[,:;]?", word):
-            canvas.add(svg.text(x, y, word, fill=colour if colour != "#f2d21b" else "#a08700", bold=True), y + 4)
+            canvas.add(svg.text(x, y, word, fill=TEXT_INK.get(colour, colour), bold=True), y + 4)
         elif word.strip():
             canvas.add(svg.text(x, y, word), y + 4)
         x += svg.text_width(word)
     return x
 
 
+def _wrapped(lines: list[str], width: int = 120) -> list[str]:
+    """Long lines of plain text (a history) split at spaces into lines of ``width``."""
+    out = []
+    for line in lines:
+        while len(line) > width and not TOKENS.search(line) and " " in line[:width]:
+            cut = line.rindex(" ", 0, width)
+            out.append(line[:cut])
+            line = "    " + line[cut + 1:]
+        out.append(line)
+    return out
+
+
 def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y: float) -> float:
     """Draws ``lines`` from ``y`` down; returns the next y."""
     card_w, card_h = svg.CARD_W, svg.CARD_H
-    for line in lines:
+    for line in _wrapped(lines):
         if not line.strip():
             y += LINE / 2
             continue
         x = LEFT
         indent = LEFT + svg.text_width(line) - svg.text_width(line.lstrip())
-        base = y + 13
+        has_cards = any(BACKS.fullmatch(t) or (t.startswith("[") and _items(t[1:-1])) for t in TOKENS.split(line))
+        base = y + (card_h / 2 + 4 if has_cards else 13)
         row_h = LINE
         for segment in TOKENS.split(line):
             if not segment:

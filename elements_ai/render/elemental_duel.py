@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from . import base
 
 COLOURS = {
@@ -11,7 +13,13 @@ COLOURS = {
 
 
 def lines_of(state, player):
-    return base.viewer_text(state, player).splitlines()
+    out = []
+    for line in base.viewer_text(state, player).splitlines():
+        if line.startswith("table "):
+            line = re.sub(r"face down \(unseen\)", "face down {backs:1}", line)
+            line = re.sub(r"face (up|down) ((?:plant|water|fire|darkness) \d|light)", r"face \1 [\2]", line)
+        out.append(line)
+    return out
 
 
 def render(state, player=None) -> str:

@@ -49,17 +49,17 @@ def _board(canvas, lines, top, y):
                 continue
             owner, up, how, back, wand = int(m.group(1)), m.group(2), m.group(3), m.group(4), m.group(5)
             mx, my = cx + CELL / 2, cy + CELL / 2
-            canvas.add(svg.circle(mx, my, CELL / 2 - 5, COLOURS.get(up, "#999999"), OWNER[owner % 2], width=4))
-            canvas.add(svg.text(mx, my - 2, up, size=10, fill="#ffffff", anchor="middle", bold=True))
+            canvas.add(svg.circle(mx, my + 3, CELL / 2 - 10, COLOURS.get(up, "#999999"), OWNER[owner % 2], width=4))
+            canvas.add(svg.text(mx, my + 1, up, size=10, fill="#ffffff", anchor="middle", bold=True))
             if back == "?":
-                canvas.add(svg.circle(mx, my + 11, 7, "#bbbbbb", "#555555", dash="2,1"))
-                canvas.add(svg.text(mx, my + 15, "?", size=10, anchor="middle", bold=True))
+                canvas.add(svg.circle(mx, my + 14, 7, "#bbbbbb", "#555555", dash="2,1"))
+                canvas.add(svg.text(mx, my + 18, "?", size=10, anchor="middle", bold=True))
             else:
                 dash = "" if how == "/" else "2,1"  # dashed: the back is known to its owner only
-                canvas.add(svg.circle(mx, my + 11, 7, COLOURS.get(back, "#999999"), "#ffffff", dash=dash))
-            canvas.add(svg.text(cx + 4, cy + 12, f"p{owner}", size=9, fill=INK_OWNER[owner % 2], bold=True))
+                canvas.add(svg.circle(mx, my + 14, 7, COLOURS.get(back, "#999999"), "#ffffff", dash=dash))
+            canvas.add(svg.text(cx + 3, cy + 10, f"p{owner}", size=9, fill=INK_OWNER[owner % 2], bold=True))
             if wand:
-                canvas.add(svg.text(cx + CELL - 4, cy + 12, "@", size=12, fill="#8a2be2", anchor="end", bold=True))
+                canvas.add(svg.text(cx + CELL - 3, cy + 12, "@", size=12, fill="#8a2be2", anchor="end", bold=True))
     y += len(rows) * CELL + 6
     canvas.add(svg.text(base.LEFT, y + 12, "small disc: the piece's back (dashed: known to its owner only; ? hidden)",
                         size=10, fill="#666666"), y + 16)

@@ -36,7 +36,7 @@ def _column(canvas, x, y, element, cells, points) -> float:
                        f'fill="#5fb8f0" stroke="#1d5f8a"/>')
         number = label.split(" ", 1)[0]
         if points is not None and number.isdigit() and int(number) in points:
-            canvas.add(svg.text(x + COL_W - 10, y + 15 if not crystals else y + 20, f"{points[int(number)]:+d}",
+            canvas.add(svg.text(x + COL_W - 10 - 9 * crystals, y + 15, f"{points[int(number)]:+d}",
                                 size=8, fill="#7a1f1f", anchor="end", bold=True))
         y += ROW_H
     return y

@@ -51,7 +51,7 @@ def card(x, y, label, fill="#ffffff", w=CARD_W, h=CARD_H) -> str:
     parts = [rect(x, y, w, h, fill, rx=4)]
     label = str(label)
     lines = [label] if text_width(label, 10) <= w - 4 or " " not in label else label.split(" ", 1)
-    size = 10
+    size = 12 if len(lines) == 1 else 10
     top = y + h / 2 - (len(lines) - 1) * 6 + 4
     for i, line in enumerate(lines):
         while text_width(line, size) > w - 4 and size > 6:
