@@ -77,7 +77,7 @@ def render(state, player=None) -> str:
             i += 1
         y = bottom + 4
         if totals is not None and seat < len(totals):
-            canvas.add(svg.text(base.LEFT + 20, y + 12, f"score card of the final layout: p{seat} {totals[seat]} points "
-                                "(each card's points in red)", size=11, bold=True, fill="#7a1f1f"), y + 16)
+            note = f"score card of the final layout: p{seat} {totals[seat]} points (each card's points in red)"
+            canvas.add(svg.text(base.LEFT + 20, y + 12, note, size=11, bold=True, fill="#7a1f1f"), y + 16)
             y += 18
     return canvas.svg()

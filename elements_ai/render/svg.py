@@ -24,7 +24,8 @@ def rect(x, y, w, h, fill="none", stroke=INK, rx=0, width=1, extra="") -> str:
 
 def circle(x, y, r, fill="none", stroke=INK, width=1, dash="") -> str:
     d = f' stroke-dasharray="{dash}"' if dash else ""
-    return f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{esc(fill)}" stroke="{esc(stroke)}" stroke-width="{width:g}"{d}/>'
+    return (f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{esc(fill)}" stroke="{esc(stroke)}" '
+            f'stroke-width="{width:g}"{d}/>')
 
 
 def text(x, y, s, size=12, fill=INK, anchor="start", bold=False) -> str:
