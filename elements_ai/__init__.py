@@ -42,6 +42,7 @@ _LAZY = {
     "get_kernel": "loader",
     "load_game": "loader",
     "make_vec": "loader",
+    "render": "render",
 }
 
 
@@ -58,4 +59,4 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
 
-__all__ = ["CHANCE", "GAMES", "TERMINAL", "ParameterError", "VecEnv", "get_kernel", "load_game", "make_vec"]
+__all__ = ["CHANCE", "GAMES", "TERMINAL", "ParameterError", "VecEnv", "get_kernel", "load_game", "make_vec", "render"]

@@ -65,15 +65,49 @@ def parse_params(name: str, pairs: list[str]) -> dict:
     return {key: value for key, value in kernel.resolve_params(given).items() if key in given}
 
 
-def demo(name: str, seed: int, params: dict, out: TextIO | None = None) -> list[float]:
-    """Plays and prints one game between uniformly random players (``name``: a name or a game string)."""
+def svg_directory(path: str) -> str:
+    """``path`` made ready for pictures (created if missing), or a ParameterError saying why not."""
+    import os
+
+    from .core.params import ParameterError
+
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ParameterError(f"--svg {path}: not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise ParameterError(f"--svg {path}: cannot create it ({error.strerror or error})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ParameterError(f"--svg {path}: not writable")
+    return path
+
+
+def demo(name: str, seed: int, params: dict, out: TextIO | None = None, svg: str | None = None) -> list[float]:
+    """Plays and prints one game between uniformly random players (``name``: a name or a game string).
+
+    ``svg``: a directory that gets the pictures of the game, ``move_0000.svg`` the
+    start and ``move_NNNN.svg`` the state after move N (chance moves count).
+    """
     from .loader import load_game
 
     out = out or sys.stdout
     game = load_game(name, **params)
+    if svg is not None:
+        import os
+
+        from .render import render
+
+        svg_directory(svg)
+
+        def picture(number: int) -> None:
+            with open(os.path.join(svg, f"move_{number:04d}.svg"), "w", encoding="utf-8") as file:
+                file.write(render(state))
     rnd = random.Random(seed)
     state = game.new_initial_state()
     print(f"{game}  (seed {seed})", file=out)
+    moves = 0
+    if svg is not None:
+        picture(moves)
     while not state.is_terminal():
         player = state.current_player()
         if state.is_chance_node():
@@ -85,6 +119,9 @@ def demo(name: str, seed: int, params: dict, out: TextIO | None = None) -> list[
             who = f"player {player}"
         print(f"  {who:>8}: {state.action_to_string(player, action)}", file=out)
         state.apply_action(action)
+        moves += 1
+        if svg is not None:
+            picture(moves)
     print("\nFinal state:", file=out)
     print(str(state), file=out)
     returns = state.returns()
@@ -126,7 +163,7 @@ def _run_games(args) -> int:
 
 
 def _run_demo(args) -> int:
-    demo(args.game, args.seed, parse_params(args.game, args.param))
+    demo(args.game, args.seed, parse_params(args.game, args.param), svg=args.svg)
     return 0
 
 
@@ -157,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument("--seed", type=int, default=0, help="seed of the players and of chance (default 0)")
     demo_parser.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter (repeatable)"
+    )
+    demo_parser.add_argument(
+        "--svg", metavar="DIR", help="write a picture of every state to DIR (move_0000.svg, move_0001.svg, ...)"
     )
     demo_parser.set_defaults(run=_run_demo)
     agents = commands.add_parser("agents", help="list the agents (bot specs), their parameters and defaults")

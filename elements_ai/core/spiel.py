@@ -292,6 +292,12 @@ class KernelState(pyspiel.State):
     def __str__(self) -> str:
         return self._kgame.kernel.state_to_string(self._kgame.cfg, self._data)
 
+    def _repr_svg_(self) -> str:
+        """Jupyter draws a state as its picture: ``elements_ai.render.render(self)``."""
+        from ..render import render
+
+        return render(self)
+
 
 def _load(game_string: str) -> KernelGame:
     """The game ``game_string`` (used by pickle): a fresh process may not have registered the games yet."""

@@ -1,0 +1,38 @@
+"""Pictures of states as SVG: ``render(state, player=None)``; one module per game."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+
+def render(state, player: int | None = None) -> str:
+    """The state as an SVG document (a string).
+
+    ``player=None`` draws everything (the god view); a seat draws only what that
+    player sees: other players' hidden cards as card backs, hidden piece backs as
+    unknown. Element colours, whose turn it is and, at the end, the result.
+
+    >>> import elements_ai
+    >>> state = elements_ai.load_game("elementos").new_initial_state()
+    >>> picture = elements_ai.render(state, player=0)
+    >>> picture.startswith("<svg")
+    True
+    """
+    module = importlib.import_module(f"{__name__}.{state.get_game().kernel.short_name}")
+    return module.render(state, player)
+
+
+__all__ = ["render"]
+
+
+class _Module(types.ModuleType):
+    """Importing this package sets ``elements_ai.render`` to the package itself: calling
+    it then calls ``render``, so ``elements_ai.render(state)`` works either way."""
+
+    def __call__(self, state, player: int | None = None) -> str:
+        return render(state, player)
+
+
+sys.modules[__name__].__class__ = _Module

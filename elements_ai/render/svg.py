@@ -1,0 +1,89 @@
+"""A small SVG builder: plain strings, every text XML-escaped, no dependency."""
+
+from __future__ import annotations
+
+import re
+from xml.sax.saxutils import escape as _escape
+
+FONT = "font-family:DejaVu Sans Mono,Menlo,Consolas,monospace"
+CHAR = 7.2  # the width of one character at font size 12
+CARD_W, CARD_H = 62, 40
+BACK = "#5b6b8c"
+INK = "#222222"
+
+
+def esc(text) -> str:
+    """``text`` escaped for an XML attribute or text node."""
+    return _escape(str(text), {'"': "&quot;"})
+
+
+def rect(x, y, w, h, fill="none", stroke=INK, rx=0, width=1, extra="") -> str:
+    return (f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" fill="{esc(fill)}" '
+            f'stroke="{esc(stroke)}" stroke-width="{width:g}"{extra}/>')
+
+
+def circle(x, y, r, fill="none", stroke=INK, width=1, dash="") -> str:
+    d = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{esc(fill)}" stroke="{esc(stroke)}" '
+            f'stroke-width="{width:g}"{d}/>')
+
+
+def text(x, y, s, size=12, fill=INK, anchor="start", bold=False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{esc(fill)}" text-anchor="{anchor}" '
+            f'style="{FONT}"{weight}>{esc(s)}</text>')
+
+
+def text_width(s, size=12) -> float:
+    return len(str(s)) * CHAR * size / 12
+
+
+def _ink_on(fill: str) -> str:
+    """Black or white, whichever reads on ``fill`` (a #rrggbb colour)."""
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}", fill):
+        return INK
+    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+
+def card(x, y, label, fill="#ffffff", w=CARD_W, h=CARD_H) -> str:
+    """A face-up card: ``label`` (up to two lines, split at the first space) on ``fill``."""
+    ink = _ink_on(fill)
+    parts = [rect(x, y, w, h, fill, rx=4)]
+    label = str(label)
+    lines = [label] if text_width(label, 10) <= w - 4 or " " not in label else label.split(" ", 1)
+    size = 12 if len(lines) == 1 else 10
+    top = y + h / 2 - (len(lines) - 1) * 6 + 4
+    for i, line in enumerate(lines):
+        while text_width(line, size) > w - 4 and size > 6:
+            size -= 1
+        parts.append(text(x + w / 2, top + 12 * i, line, size=size, fill=ink, anchor="middle"))
+    return "".join(parts)
+
+
+def card_back(x, y, w=CARD_W, h=CARD_H) -> str:
+    """A face-down card: its back, nothing of its face."""
+    return (rect(x, y, w, h, BACK, rx=4) + rect(x + 4, y + 4, w - 8, h - 8, "none", "#c9d3ea", rx=2)
+            + text(x + w / 2, y + h / 2 + 4, "?", size=12, fill="#ffffff", anchor="middle", bold=True))
+
+
+class Canvas:
+    """Collects shapes; ``svg()`` wraps them in a document sized to what was drawn."""
+
+    def __init__(self, width: float = 900, title: str = ""):
+        self.width = width
+        self.height = 0.0
+        self.parts: list[str] = []
+        self.title = title
+
+    def add(self, shape: str, bottom: float = 0.0, right: float = 0.0) -> None:
+        self.parts.append(shape)
+        self.height = max(self.height, bottom)
+        self.width = max(self.width, right)
+
+    def svg(self) -> str:
+        w, h = self.width + 10, self.height + 10
+        title = f"<title>{esc(self.title)}</title>" if self.title else ""
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}" height="{h:g}" '
+                f'viewBox="0 0 {w:g} {h:g}">{title}' + rect(0, 0, w, h, "#fbfaf6", "none")
+                + "".join(self.parts) + "</svg>")
