@@ -7,6 +7,12 @@ are rewritten in schedule order, so a finished ``games.csv`` is the same, byte f
 byte, for the same tournament (its ``seconds`` column, the wall time of each game,
 aside), whatever the number of workers, the backend or the interruptions.
 
+A worker that dies during a tournament (a process killed, a Ray worker or node
+lost) is replaced, and the games it had not returned are played again: every game
+is seeded by its place in the schedule, so a replay gives the same result, and each
+game is recorded once. A game that kills its worker ``MAX_DEATHS`` times stops the
+tournament with ``WorkerDied``.
+
 What reproduces, for the same settings and package versions: ``games.csv`` but for
 its ``seconds`` column, ``tournament.json``, and the report made from them
 (``ratings.csv``, ``pairwise.csv``, ``sprt.txt`` and the PNG plots, whose bootstrap
@@ -17,6 +23,7 @@ another machine or under another load, and so do their games.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import csv
 import dataclasses
@@ -24,12 +31,15 @@ import functools
 import hashlib
 import io
 import json
+import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import pathlib
+import pickle
 import signal
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -208,32 +218,202 @@ def _children_ignore_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def run_local(tasks: Sequence, workers: int) -> Iterator[dict]:
-    """Plays ``tasks`` on ``workers`` processes (in this process when 1), yielding rows as games end."""
+# A game that was being played each time its worker died this many times stops the
+# tournament: it kills the process itself (a crashing bot or game), so replaying it
+# again would go on forever.
+MAX_DEATHS = 3
+# Games sent ahead to each worker process, so that it never waits for the next one.
+_AHEAD = 2
+
+log = logging.getLogger(__name__)
+
+
+class WorkerDied(RuntimeError):
+    """A game killed its worker process (or Ray worker) ``MAX_DEATHS`` times: the
+    tournament stops, its finished games recorded."""
+
+
+def _describe(task, position: int) -> str:
+    """A task in words for the log and errors: the scheduled game when it is one."""
+    item = task[-1] if isinstance(task, tuple) and task else None
+    if isinstance(item, ScheduledGame) and len(task) >= 2:
+        specs = task[1]
+        return f"game {item.index} ({'|'.join(specs[a] for a in item.seats)})"
+    return f"task {position}"
+
+
+def _how(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "died"
+    if exitcode < 0:
+        try:
+            return f"was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"was killed by signal {-exitcode}"
+    return f"exited with status {exitcode}"
+
+
+class _Deaths:
+    """Counts, for each task, the worker deaths that came while it was being played."""
+
+    def __init__(self, tasks: Sequence):
+        self.tasks = tasks
+        self.count: collections.Counter[int] = collections.Counter()
+
+    def charge(self, position: int, how: str, replayed: Sequence[int]) -> None:
+        """Charges a death to the task at ``position``; raises ``WorkerDied`` at the last."""
+        self.count[position] += 1
+        name = _describe(self.tasks[position], position)
+        if self.count[position] >= MAX_DEATHS:
+            raise WorkerDied(
+                f"{name} killed its worker {self.count[position]} times (the last one {how}); stopped rather than "
+                f"play it again (the finished games are kept)"
+            )
+        games = ", ".join(_describe(self.tasks[p], p) for p in replayed)
+        log.warning("a worker %s while playing %s; replaying %s on another worker", how, name, games)
+
+
+def _worker_main(connection, play) -> None:
+    """A worker process: plays the tasks that come down ``connection`` in order,
+    sending back ``(position, True, row)`` or ``(position, False, error)``; stops at ``None``."""
+    from multiprocessing.pool import ExceptionWithTraceback
+
+    _ignore_interrupts()
+    while True:
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if message is None:
+            return
+        position, task = message
+        try:
+            reply = (position, True, play(task))
+        except Exception as error:
+            try:
+                pickle.dumps(error)
+            except Exception:
+                error = RuntimeError(f"{type(error).__name__}: {error}").with_traceback(error.__traceback__)
+            reply = (position, False, ExceptionWithTraceback(error, error.__traceback__))
+        connection.send(reply)
+
+
+class _Worker:
+    """A worker process and the tasks sent to it that it has not answered, oldest first
+    (it plays them in order, so the oldest is the one it is playing)."""
+
+    def __init__(self, context, play):
+        ours, theirs = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(theirs, play), daemon=True)
+        # Each worker runs games on one numba thread: the cores go to the processes.
+        # The variable must be set before numba starts in the child, so it is in the
+        # environment the spawned child inherits.
+        with _environment(NUMBA_NUM_THREADS="1"), _children_ignore_interrupts():
+            self.process.start()
+        theirs.close()  # the parent keeps only its end: a dead child makes it read EOF
+        self.connection = ours
+        self.sent: collections.deque[int] = collections.deque()
+        self.broken = False
+
+    def send(self, position: int, task) -> bool:
+        try:
+            self.connection.send((position, task))
+        except OSError:  # the process is gone (BrokenPipeError): it is seen dead next
+            self.broken = True
+            return False
+        self.sent.append(position)
+        return True
+
+    def replies(self) -> list:
+        """The replies waiting in the pipe, all of them; marks the worker broken at EOF."""
+        found = []
+        try:
+            while not self.broken and self.connection.poll():
+                found.append(self.connection.recv())
+        except (EOFError, OSError, pickle.UnpicklingError):
+            # EOF: the process ended; a reply cut short by the kill is dropped (its game is replayed).
+            self.broken = True
+        return found
+
+    def dead(self) -> bool:
+        return self.broken or not self.process.is_alive()
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+        self.connection.close()
+
+
+def run_local(tasks: Sequence, workers: int, play: Callable = _play_task) -> Iterator[dict]:
+    """Plays ``tasks`` on ``workers`` processes (in this process when 1), yielding
+    ``play(task)`` for each as it ends, in the order they end.
+
+    A worker process that dies (killed, or crashed by a game) is replaced by a new one,
+    which plays again the tasks the dead one had not returned: each task's result is
+    yielded exactly once. A task that was being played at ``MAX_DEATHS`` deaths raises
+    ``WorkerDied``. An exception raised by ``play`` is raised here.
+    """
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield _play_task(task)
+            yield play(task)
         return
-    # Each worker runs games on one numba thread: the cores go to the processes.
-    # The variable must be set before numba starts in the child, so it is in the
-    # environment the spawned children inherit (a Pool starts all its workers at once).
-    with _environment(NUMBA_NUM_THREADS="1"), _children_ignore_interrupts():
-        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), initializer=_ignore_interrupts)
+    context = multiprocessing.get_context("spawn")
+    waiting = collections.deque(range(len(tasks)))
+    deaths = _Deaths(tasks)
+    pool = [_Worker(context, play) for _ in range(min(workers, len(tasks)))]
+    left = len(tasks)
     try:
-        yield from pool.imap_unordered(_play_task, tasks, chunksize=1)
+        while left:
+            for worker in pool:
+                while waiting and len(worker.sent) < _AHEAD and not worker.broken:
+                    position = waiting.popleft()
+                    if not worker.send(position, tasks[position]):
+                        waiting.appendleft(position)
+            ready = set(multiprocessing.connection.wait(
+                [w.connection for w in pool] + [w.process.sentinel for w in pool]
+            ))
+            for k, worker in enumerate(pool):
+                if worker.connection not in ready and worker.process.sentinel not in ready and not worker.broken:
+                    continue
+                for position, ok, value in worker.replies():
+                    worker.sent.remove(position)
+                    if not ok:
+                        raise value
+                    left -= 1
+                    yield value
+                if worker.process.sentinel in ready or worker.broken:
+                    if not worker.dead():
+                        continue
+                    worker.stop()
+                    lost = list(worker.sent)
+                    if lost:
+                        deaths.charge(lost[0], _how(worker.process.exitcode), lost)
+                        waiting.extendleft(reversed(lost))
+                    elif not waiting:
+                        pool[k] = None
+                        continue
+                    pool[k] = _Worker(context, play)
+            pool = [w for w in pool if w is not None]
     finally:
-        pool.terminate()
-        pool.join()
+        for worker in pool:
+            if worker is not None:
+                worker.stop()
 
 
-def run_ray(tasks: Sequence, workers: int | None, address: str | None) -> Iterator[dict]:
-    """Plays ``tasks`` as Ray tasks on a local Ray (``address=None``) or a cluster."""
+def run_ray(tasks: Sequence, workers: int | None, address: str | None, play: Callable = _play_task) -> Iterator[dict]:
+    """Plays ``tasks`` as Ray tasks on a local Ray (``address=None``) or a cluster,
+    yielding ``play(task)`` for each as it ends.
+
+    A task whose Ray worker dies (killed, crashed, or its node lost) is submitted
+    again, and Ray starts a new worker for it: each result is yielded exactly once.
+    A task that was being played at ``MAX_DEATHS`` deaths raises ``WorkerDied``.
+    """
     import ray  # checked by _check_backend
+    import ray.exceptions
 
     started = not ray.is_initialized()
     if started:
-        import logging
-
         ray.init(
             address=address,
             num_cpus=workers if address is None else None,
@@ -242,13 +422,32 @@ def run_ray(tasks: Sequence, workers: int | None, address: str | None) -> Iterat
             logging_level=logging.ERROR,
             runtime_env={"env_vars": {"NUMBA_NUM_THREADS": "1"}},
         )
-    remote = ray.remote(num_cpus=1, max_retries=0)(_play_task)
-    pending = [remote.remote(task) for task in tasks]
+    deaths_by = {
+        "WorkerCrashedError": "crashed",
+        "NodeDiedError": "was lost with its node",
+        "OutOfMemoryError": "was killed by Ray for want of memory",
+    }
+    lost = tuple(getattr(ray.exceptions, name) for name in deaths_by if hasattr(ray.exceptions, name))
+    # Ray retries nothing by itself: a death is counted here, and a game that keeps
+    # killing its worker stops the tournament.
+    remote = ray.remote(num_cpus=1, max_retries=0)(play)
+    deaths = _Deaths(tasks)
+    position_of = {remote.remote(task): position for position, task in enumerate(tasks)}
+    pending = list(position_of)
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                yield ray.get(ref)
+                position = position_of.pop(ref)
+                try:
+                    row = ray.get(ref)
+                except lost as error:
+                    deaths.charge(position, deaths_by.get(type(error).__name__, "died"), [position])
+                    again = remote.remote(tasks[position])
+                    position_of[again] = position
+                    pending.append(again)
+                    continue
+                yield row
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
@@ -523,6 +722,8 @@ def play_tournament(
         results = run_local(pending, workers)
     try:
         for row in results:
+            if row["index"] in finished:
+                continue  # the runners return each game once; a game is never counted twice
             finished[row["index"]] = row
             if games_file is not None:
                 games_file.append(row)
