@@ -26,8 +26,15 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-# The files live with the tests, beside the package in a checkout.
-DIRECTORY = Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
+
+def _default_directory() -> Path:
+    """The checkout's ``tests/playthroughs``: beside the package when it runs from a
+    checkout, else under the working directory (an installed package has no tests)."""
+    beside = Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
+    return beside if beside.is_dir() else Path.cwd() / "tests" / "playthroughs"
+
+
+DIRECTORY = _default_directory()
 
 
 class Playthrough(NamedTuple):

@@ -5,10 +5,15 @@ outcomes or returns. If the change is intended, rewrite the files with
 ``python -m elements_ai.playthroughs --refresh`` and review their diff.
 """
 
+from pathlib import Path
+
 import pytest
 
 import elements_ai
-from elements_ai.playthroughs import DIRECTORY, PLAYTHROUGHS, differences, replay
+from elements_ai.playthroughs import PLAYTHROUGHS, differences, replay
+
+# The files sit beside this test, whether the package is installed or run in place.
+DIRECTORY = Path(__file__).resolve().parent / "playthroughs"
 
 CASES = [
     pytest.param(name, id=name, marks=[pytest.mark.slow] if entry.slow else [])
