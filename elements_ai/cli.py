@@ -1,4 +1,4 @@
-"""The ``elements-ai`` command: games, demo, agents, tournaments, solvers and self-play training."""
+"""The ``elements-ai`` command: games, demo, agents, tournaments, solvers, self-play training and play."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ EXAMPLES = """examples:
   elements-ai agents                                  the agents, their parameters and the shipped ones
   elements-ai tournament --preset small --games 20    rate the agent families where CFR is exact
   elements-ai zoo list                                the shipped agents' recipes
+  elements-ai play elements                           you against the rule-based bot, in the terminal
 
 `elements-ai tournament` alone rates random, rules, PPO, MCTS and IS-MCTS on elements.
 """

@@ -30,7 +30,7 @@ from .core.kernel import Kernel
 from .core.params import ParameterError, parse_pairs
 from .games import KERNELS
 
-__all__ = ["GAMES", "get_kernel", "load_game", "make_vec", "split_game_string"]
+__all__ = ["GAMES", "get_kernel", "load_game", "make_vec", "short_game", "split_game_string"]
 
 GAMES: tuple[str, ...] = tuple(KERNELS)
 
@@ -70,6 +70,26 @@ def split_game_string(text: str) -> tuple[str, dict[str, str]]:
         raise ParameterError(f"game string {text!r}: the parameters of {name} are plain values, not games")
     pairs = [pair for pair in inner.split(",") if pair.strip()]
     return name, parse_pairs(pairs, f"game string {text!r}")
+
+
+def short_game(game: str) -> str:
+    """A game string without the parameters left at their defaults.
+
+    >>> short_game("elements(deck=1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6,hand_size=6,single_round=True,target_score=6)")
+    'elements(single_round=True)'
+    """
+    name, _, rest = game.partition("(")
+    try:
+        params = get_kernel(name).params
+    except ParameterError:
+        return game
+    changed = []
+    for item in filter(None, rest.rstrip(")").split(",")):
+        key, _, value = item.partition("=")
+        param = params.get(key)
+        if param is None or param.resolve(key, value, name) != param.default:
+            changed.append(item)
+    return f"{name}({','.join(changed)})" if changed else name
 
 
 def load_game(game: str, /, *, openspiel: bool = False, **params: Any) -> pyspiel.Game:

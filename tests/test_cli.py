@@ -114,7 +114,7 @@ def test_help_answers_in_under_a_second(command):
 
 def test_every_command_shows_examples():
     assert len(examples()) >= 20
-    for name in ("", "demo", "tournament", "solve", "exploitability", "train", "zoo", "zoo train"):
+    for name in ("", "demo", "tournament", "solve", "exploitability", "train", "zoo", "zoo train", "play", "replay"):
         assert "examples:" in help_texts()[name], name
 
 
@@ -416,12 +416,14 @@ def test_one_loader_takes_names_and_game_strings(capfd):
 @pytest.mark.slow
 def test_every_help_example_runs(tmp_path):
     """Each example as a user types it, in the order shown (solve's before exploitability's,
-    which reads their files), in one folder. A few minutes: they train, solve and play."""
+    which reads their files; play's before replay's), in one folder. A few minutes: they
+    train, solve and play. No one answers: ``play`` and ``replay`` meet the end of input
+    at their first question and stop there (``play --save`` keeps the game so far)."""
     failed = []
     for argv in examples():
         if "ray" in argv and not _has_ray():
             continue
-        done = elements_ai_command(*argv, cwd=tmp_path, timeout=900)
+        done = elements_ai_command(*argv, cwd=tmp_path, timeout=900, stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             failed.append((" ".join(argv), done.stderr[-2000:]))
     assert not failed, failed

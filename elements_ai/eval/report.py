@@ -8,8 +8,8 @@ import pathlib
 
 import pandas as pd
 
-from ..core.params import ParameterError
 from ..files import write_text
+from ..loader import short_game as short_game  # where callers have found it
 from ..tables import write_csv
 from .plots import plot_ratings, plot_returns, plot_scores
 from .ratings import pairwise, ratings, score_matrix
@@ -40,28 +40,6 @@ def sprt_summary(games: pd.DataFrame, sprt: SPRT) -> str:
         "": "no decision within the games played",
     }[decision]
     return f"{sprt.describe()}\nLLR {llr:.3f} after {deals} deals ({len(games)} games): {verdict}"
-
-
-def short_game(game: str) -> str:
-    """A game string without the parameters left at their defaults.
-
-    >>> short_game("elements(deck=1_1_2_2_3_3_4_4_5_5_6_6_6_6_6_6,hand_size=6,single_round=True,target_score=6)")
-    'elements(single_round=True)'
-    """
-    from .. import get_kernel
-
-    name, _, rest = game.partition("(")
-    try:
-        params = get_kernel(name).params
-    except ParameterError:
-        return game
-    changed = []
-    for item in filter(None, rest.rstrip(")").split(",")):
-        key, _, value = item.partition("=")
-        param = params.get(key)
-        if param is None or param.resolve(key, value, name) != param.default:
-            changed.append(item)
-    return f"{name}({','.join(changed)})" if changed else name
 
 
 def format_ratings(table: pd.DataFrame) -> str:
