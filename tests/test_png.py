@@ -1,4 +1,4 @@
-"""PNG export (``elements_ai.render.to_png``): real PNGs of
+"""PNG export (``elements_ai.render.to_png``, ``elements-ai demo --png``): real PNGs of
 the SVG's size times the scale, files written whole, one-line errors.
 
 These tests need the ``png`` extra (cairosvg); CI installs it, and without it they
@@ -16,6 +16,7 @@ except (ImportError, OSError) as error:
                 pytrace=False)
 
 import elements_ai
+from elements_ai import cli
 from elements_ai.core.params import ParameterError
 from elements_ai.render.png import PNG_SIGNATURE, png_size, svg_size, to_png, to_rgb_array
 from elements_ai.testing import random_states
@@ -84,3 +85,35 @@ def test_without_cairosvg_the_error_names_the_extra(monkeypatch):
     with pytest.raises(ParameterError) as error:
         to_png(state)
     assert _one_line(error) == 'PNG export needs cairosvg: pip install "elements-ai[png]"'
+
+
+def test_demo_png_without_cairosvg_stops_before_playing(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "cairosvg", None)
+    out = tmp_path / "pictures"
+    assert cli.main(["demo", "elements", "--png", str(out)]) == cli.USAGE_ERROR
+    captured = capsys.readouterr()
+    assert captured.out == "" and not out.exists(), "the game was played or the folder made before the check"
+    assert captured.err.strip().splitlines() == [
+        'elements-ai: error: PNG export needs cairosvg: pip install "elements-ai[png]"']
+
+
+def test_demo_png_writes_one_picture_per_move(tmp_path, capsys):
+    svg, png = tmp_path / "svg", tmp_path / "png"
+    assert cli.main(["demo", "elements(single_round=true)", "--seed", "2", "--svg", str(svg), "--png", str(png)]) == 0
+    moves = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ") and ": " in line]
+    files = sorted(png.iterdir())
+    assert [f.name for f in files] == [f"move_{i:04d}.png" for i in range(len(moves) + 1)]
+    for file in files:
+        data = file.read_bytes()
+        assert data[:8] == PNG_SIGNATURE
+        picture = (svg / file.name).with_suffix(".svg").read_text()
+        assert all(abs(got - 2 * side) <= 1 for got, side in zip(png_size(data), svg_size(picture)))
+
+
+def test_demo_png_rejects_a_file_before_playing(tmp_path, capsys):
+    path = tmp_path / "file"
+    path.write_text("x")
+    assert cli.main(["demo", "elements", "--png", str(path)]) == cli.USAGE_ERROR
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines() == [f"elements-ai: error: --png {path}: not a directory"]
