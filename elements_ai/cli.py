@@ -66,49 +66,60 @@ def parse_params(name: str, pairs: list[str]) -> dict:
     return {key: value for key, value in kernel.resolve_params(given).items() if key in given}
 
 
-def svg_directory(path: str) -> str:
+def svg_directory(path: str, option: str = "--svg") -> str:
     """``path`` made ready for pictures (created if missing), or a ParameterError saying why not."""
     import os
 
     from .core.params import ParameterError
 
     if os.path.exists(path) and not os.path.isdir(path):
-        raise ParameterError(f"--svg {path}: not a directory")
+        raise ParameterError(f"{option} {path}: not a directory")
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as error:
-        raise ParameterError(f"--svg {path}: cannot create it ({error.strerror or error})") from None
+        raise ParameterError(f"{option} {path}: cannot create it ({error.strerror or error})") from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise ParameterError(f"--svg {path}: not writable")
+        raise ParameterError(f"{option} {path}: not writable")
     return path
 
 
-def demo(name: str, seed: int, params: dict, out: TextIO | None = None, svg: str | None = None) -> list[float]:
+def demo(name: str, seed: int, params: dict, out: TextIO | None = None, svg: str | None = None,
+         png: str | None = None) -> list[float]:
     """Plays and prints one game between uniformly random players (``name``: a name or a game string).
 
     ``svg``: a directory that gets the pictures of the game, ``move_0000.svg`` the
     start and ``move_NNNN.svg`` the state after move N (chance moves count).
+    ``png``: the same pictures as PNG (``move_NNNN.png``; the ``png`` extra).
     """
     from .loader import load_game
 
     out = out or sys.stdout
     game = load_game(name, **params)
+    if png is not None:
+        from .render.png import require_cairosvg
+
+        # Before the first move: a missing extra is said at once, not after the game.
+        require_cairosvg()
+        svg_directory(png, "--png")
     if svg is not None:
-        import os
-
-        from .render import render
-
         svg_directory(svg)
 
-        def picture(number: int) -> None:
+    def picture(number: int) -> None:
+        if svg is None and png is None:
+            return
+        from .render import render, to_png
+
+        drawn = render(state)
+        if svg is not None:
             with open(os.path.join(svg, f"move_{number:04d}.svg"), "w", encoding="utf-8") as file:
-                file.write(render(state))
+                file.write(drawn)
+        if png is not None:
+            to_png(drawn, os.path.join(png, f"move_{number:04d}.png"))
     rnd = random.Random(seed)
     state = game.new_initial_state()
     print(f"{game}  (seed {seed})", file=out)
     moves = 0
-    if svg is not None:
-        picture(moves)
+    picture(moves)
     while not state.is_terminal():
         player = state.current_player()
         if state.is_chance_node():
@@ -121,8 +132,7 @@ def demo(name: str, seed: int, params: dict, out: TextIO | None = None, svg: str
         print(f"  {who:>8}: {state.action_to_string(player, action)}", file=out)
         state.apply_action(action)
         moves += 1
-        if svg is not None:
-            picture(moves)
+        picture(moves)
     print("\nFinal state:", file=out)
     print(str(state), file=out)
     returns = state.returns()
@@ -164,7 +174,7 @@ def _run_games(args) -> int:
 
 
 def _run_demo(args) -> int:
-    demo(args.game, args.seed, parse_params(args.game, args.param), svg=args.svg)
+    demo(args.game, args.seed, parse_params(args.game, args.param), svg=args.svg, png=args.png)
     return 0
 
 
@@ -188,7 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
         "demo",
         help="print a game between random players",
         epilog="examples:\n  elements-ai demo elements --seed 3 -p single_round=true\n"
-               "  elements-ai demo \"elements(single_round=true)\" --seed 3",
+               "  elements-ai demo \"elements(single_round=true)\" --seed 3\n"
+               "  elements-ai demo elementos --seed 1 --png pictures   (needs elements-ai[png])",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     demo_parser.add_argument("game", help="a game name or game string (elements-ai games lists them)")
@@ -198,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo_parser.add_argument(
         "--svg", metavar="DIR", help="write a picture of every state to DIR (move_0000.svg, move_0001.svg, ...)"
+    )
+    demo_parser.add_argument(
+        "--png", metavar="DIR",
+        help="write a PNG picture of every state to DIR (move_0000.png, ...; needs elements-ai[png])",
     )
     demo_parser.set_defaults(run=_run_demo)
     agents = commands.add_parser("agents", help="list the agents (bot specs), their parameters and defaults")

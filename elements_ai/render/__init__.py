@@ -1,4 +1,5 @@
-"""Pictures of states as SVG: ``render(state, player=None)``; one module per game."""
+"""Pictures of states as SVG: ``render(state, player=None)``; one module per game.
+``to_png`` draws them as PNG (the ``png`` extra)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,15 @@ def render(state, player: int | None = None) -> str:
     return module.render(state, player)
 
 
-__all__ = ["render"]
+def to_png(svg_or_state, path=None, *, player: int | None = None, scale: float = 2.0) -> bytes:
+    """The PNG of an SVG document or of a state, written to ``path`` too when given
+    (see ``elements_ai.render.png.to_png``; needs the ``png`` extra, cairosvg)."""
+    from .png import to_png as convert
+
+    return convert(svg_or_state, path, player=player, scale=scale)
+
+
+__all__ = ["render", "to_png"]
 
 
 class _Module(types.ModuleType):
