@@ -43,6 +43,7 @@ EXPECTED_WARNINGS = (
     "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
     "A Box observation space maximum value is infinity",
     "Not able to test alternative render modes",
+    "the episode ends, seat 0 losing",  # check_env's unmasked actions (illegal="lose")
 )
 
 
@@ -178,10 +179,10 @@ def test_pettingzoo_render_modes():
 @pytest.mark.parametrize("name, params", CASES, ids=IDS)
 def test_gymnasium_check_env_passes(name, params):
     # check_env steps unmasked random actions (one sampled before a reset and played
-    # after it), so it runs with illegal="lose"; "raise" is checked below.
+    # after it): the default illegal="lose" ends those episodes; "raise" is checked below.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        check_env(make_gymnasium(name, bots=["random"], seed=0, illegal="lose", **params))
+        check_env(make_gymnasium(name, bots=["random"], seed=0, **params))
     assert not _unexpected(caught)
 
 
@@ -278,7 +279,7 @@ def test_gymnasium_seeds_reproduce_chance_and_bots():
 
 
 def test_gymnasium_illegal_actions():
-    env = make_gymnasium("elements", bots=["random"], seed=0)
+    env = make_gymnasium("elements", bots=["random"], seed=0, illegal="raise")
     observation, _ = env.reset()
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     before = env.game_state.history()
@@ -289,9 +290,10 @@ def test_gymnasium_illegal_actions():
     assert env.game_state.history() == before, "an illegal action changed the game"
     env.step(int(np.flatnonzero(observation["action_mask"])[0]))  # the episode goes on
 
-    lose = make_gymnasium("elements", bots=["random"], seed=0, illegal="lose")
+    lose = make_gymnasium("elements", bots=["random"], seed=0)
     lose.reset()
-    observation, reward, terminated, truncated, info = lose.step(illegal)
+    with pytest.warns(UserWarning, match=f"action {illegal} is not legal for seat 0 here; .*seat 0 losing"):
+        observation, reward, terminated, truncated, info = lose.step(illegal)
     assert (reward, terminated, truncated, info) == (lose.game.min_utility(), True, False, {"illegal_action": illegal})
     assert not observation["action_mask"].any()
     with pytest.raises(ValueError) as error:

@@ -65,7 +65,7 @@ def make_pettingzoo(game: Any, *, observation: str = "observation", render_mode:
 
 
 def make_gymnasium(game: Any, bots: Any = ("random",), *, seat: int = 0, seed: int | None = None,
-                   observation: str = "observation", illegal: str = "raise", render_mode: str | None = None,
+                   observation: str = "observation", illegal: str = "lose", render_mode: str | None = None,
                    **params: Any):
     """A Gymnasium environment: seat ``seat`` of ``game`` against bots on the other seats.
 
@@ -73,11 +73,12 @@ def make_gymnasium(game: Any, bots: Any = ("random",), *, seat: int = 0, seed: i
     seat order, or a single spec for all of them. The environment plays the bots
     and chance until the learner is to move. Observations are dicts as in
     ``make_pettingzoo``; ``action_masks()`` gives the mask as booleans (the
-    convention of sb3-contrib's MaskablePPO). ``illegal="raise"``: an illegal
-    action raises ``ValueError`` naming it and the legal ones; ``"lose"`` ends the
-    episode with the game's minimum utility as the reward (what Gymnasium's
-    ``check_env``, which steps unmasked random actions, needs). See
-    ``elements_ai.envs._gym.ElementsGym``.
+    convention of sb3-contrib's MaskablePPO). An illegal action ends the episode
+    with the game's minimum utility as the reward and a warning naming it
+    (``illegal="lose"``, PettingZoo's ``TerminateIllegalWrapper`` convention, and
+    what Gymnasium's ``check_env``, which steps unmasked random actions, needs);
+    ``illegal="raise"`` raises ``ValueError`` naming it and the legal ones instead,
+    leaving the game as it was. See ``elements_ai.envs._gym.ElementsGym``.
 
     >>> env = make_gymnasium("elements1997", bots=["rules"], players=4)
     >>> sorted(env.bot_specs.items())

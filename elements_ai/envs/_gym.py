@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import gymnasium
@@ -38,10 +39,11 @@ class ElementsGym(gymnasium.Env):
     ``bots`` maps each other seat to its bot and ``bot_specs`` to its spec;
     ``game_state`` is the OpenSpiel state (read it, do not apply actions to it).
 
-    ``illegal="raise"`` refuses an illegal action (the game is left as it was);
-    ``"lose"`` ends the episode at once, the reward the game's minimum utility.
+    ``illegal="lose"`` (the default) ends the episode at an illegal action, the
+    reward the game's minimum utility, with a warning that names the action:
     Gymnasium's ``check_env`` steps unmasked random actions (one of them sampled
-    before a reset and stepped after it), so it passes with ``"lose"`` only.
+    before a reset and stepped after it). ``"raise"`` refuses it (the game is left
+    as it was).
 
     Seeding: ``seed`` (or ``reset(seed=...)``) seeds the generator that draws
     chance and the bots' seeds; a seeded reset makes the bots afresh, so the same
@@ -52,7 +54,7 @@ class ElementsGym(gymnasium.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(self, game: Any, bots: Any = ("random",), *, seat: int = 0, seed: int | None = None,
-                 observation: str = "observation", illegal: str = "raise", render_mode: str | None = None,
+                 observation: str = "observation", illegal: str = "lose", render_mode: str | None = None,
                  **params: Any):
         self.game = load(game, params)
         self._face = face = Face(self.game, observation, render_mode)
@@ -117,6 +119,7 @@ class ElementsGym(gymnasium.Env):
         if message is not None:
             if self.illegal == "raise":
                 raise ValueError(message)
+            warnings.warn(f"{message}; the episode ends, seat {self.seat} losing", stacklevel=2)
             self._over = True
             return self._observe(), float(self.game.min_utility()), True, False, {"illegal_action": action}
         for bot in self.bots.values():
