@@ -114,9 +114,9 @@ def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y:
         if not line.strip():
             y += LINE / 2
             continue
-        since = canvas.mark()
+        since, top = canvas.mark(), y
         before = ""
-        x = LEFT
+        x = right = LEFT
         indent = LEFT + svg.text_width(line) - svg.text_width(line.lstrip())
         has_cards = any(BACKS.fullmatch(t) or (t.startswith("[") and _items(t[1:-1])) for t in TOKENS.split(line))
         base = y + (card_h / 2 + 4 if has_cards else 13)
@@ -134,6 +134,7 @@ def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y:
                     continue
                 for i in range(count):
                     if x + card_w > MAX_W:
+                        right = max(right, x)
                         x = indent + 20
                         y += card_h + 4
                         base = y + 13
@@ -151,7 +152,8 @@ def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y:
             else:
                 x = _words(canvas, x, base, segment, colours)
         if line_region and canvas.regions:
-            canvas.group(since, line_region(line))
+            right = max(right, x)
+            canvas.group(since, line_region(line), (LEFT - 4, top, right - LEFT + 8, y + row_h - top))
         y += row_h
     return y
 

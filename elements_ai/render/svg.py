@@ -93,9 +93,12 @@ class Canvas:
         """Where the next shape goes; ``group(mark, name)`` then marks what was added since."""
         return len(self.parts)
 
-    def group(self, since: int, name: str | None) -> None:
+    def group(self, since: int, name: str | None, box: tuple[float, float, float, float] | None = None) -> None:
+        """Marks the shapes added since ``since`` as region ``name``; ``box`` (x, y, w, h)
+        adds an invisible rectangle under them, so the gaps between words click too."""
         if self.regions and name and since < len(self.parts):
-            self.parts[since:] = [self.region(name, "".join(self.parts[since:]))]
+            hit = rect(*box, "none", "none", extra=' pointer-events="all"') if box else ""
+            self.parts[since:] = [self.region(name, hit + "".join(self.parts[since:]))]
 
     def add(self, shape: str, bottom: float = 0.0, right: float = 0.0) -> None:
         self.parts.append(shape)
