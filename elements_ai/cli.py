@@ -34,6 +34,7 @@ EXAMPLES = """examples:
   elements-ai agents                                  the agents, their parameters and the shipped ones
   elements-ai tournament --preset small --games 20    rate the agent families where CFR is exact
   elements-ai zoo list                                the shipped agents' recipes
+  elements-ai serve                                   play the games against the bots in a web page
 
 `elements-ai tournament` alone rates random, rules, PPO, MCTS and IS-MCTS on elements.
 """

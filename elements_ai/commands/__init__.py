@@ -12,4 +12,5 @@ MODULES: tuple[str, ...] = (
     "elements_ai.commands.solve",
     "elements_ai.commands.train",
     "elements_ai.commands.zoo",
+    "elements_ai.commands.serve",
 )
