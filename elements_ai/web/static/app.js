@@ -246,6 +246,9 @@ function schedule() {
   timer = setTimeout(() => advance(mine), delay);
 }
 
+// No answer at all (a dropped connection, a server restarting): worth asking again.
+const RETRIES = 5;
+
 async function advance(mine) {
   if (mine !== generation) return;
   try {
@@ -253,21 +256,26 @@ async function advance(mine) {
     if (mine === generation) show(next);
   } catch (error) {
     if (mine !== generation) return;
-    if (error.status === 409) {
-      // Another tab moves this game too: look again shortly.
-      timer = setTimeout(() => refresh(mine), 500);
+    if (error.status === 409 || error.status === undefined) {
+      // Another tab moves this game too, or the answer was lost: look again shortly.
+      timer = setTimeout(() => refresh(mine, 1), 500);
     } else {
       $("play-error").textContent = error.message;
     }
   }
 }
 
-async function refresh(mine) {
+async function refresh(mine, attempt = 0) {
   if (mine !== generation) return;
   try {
     show(await api("GET", `/api/games/${encodeURIComponent(gameId)}`));
   } catch (error) {
-    $("play-error").textContent = error.message;
+    if (mine !== generation) return;
+    if (error.status === undefined && attempt < RETRIES) {
+      timer = setTimeout(() => refresh(mine, attempt + 1), 500 * (attempt + 1));
+    } else {
+      $("play-error").textContent = error.message;
+    }
   }
 }
 
@@ -283,8 +291,9 @@ async function play(action) {
     if (mine === generation) show(next);
   } catch (error) {
     if (mine !== generation) return;
-    $("play-error").textContent = error.message;
-    refresh(mine);
+    // A refused move is said; a lost answer is not: the game as it now stands tells.
+    if (error.status !== undefined) $("play-error").textContent = error.message;
+    refresh(mine, error.status === undefined ? 1 : RETRIES);
   }
 }
 
