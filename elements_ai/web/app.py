@@ -26,20 +26,19 @@ think in worker threads: the search releases the GIL, so other requests and othe
 games are served meanwhile. At most ``max_games`` games are kept in memory; a new
 one evicts the oldest finished game, or else the one left alone the longest.
 
->>> from starlette.testclient import TestClient
->>> client = TestClient(create_app())
->>> game = {"game": "elements(single_round=true)", "seat": 0, "bots": ["random"], "seed": 3}
->>> id = client.post("/api/games", json=game).json()["id"]
->>> view = client.get(f"/api/games/{id}").json()
->>> while not view["finished"]:
-...     if view["your_turn"]:
-...         view = client.post(f"/api/games/{id}/move", json={"action": view["legal"][0]["action"]}).json()
-...     else:
-...         view = client.post(f"/api/games/{id}/advance").json()
->>> view["result"].startswith("Game over")
-True
->>> client.post(f"/api/games/{id}/move", json={"action": 0}).json()
-{'error': 'the game is over'}
+>>> import httpx
+>>> with serving() as url, httpx.Client(base_url=url) as http:
+...     game = {"game": "elements(single_round=true)", "seat": 0, "bots": ["random"], "seed": 3}
+...     id = http.post("api/games", json=game).json()["id"]
+...     view = http.get(f"api/games/{id}").json()
+...     while not view["finished"]:
+...         if view["your_turn"]:
+...             view = http.post(f"api/games/{id}/move", json={"action": view["legal"][0]["action"]}).json()
+...         else:
+...             view = http.post(f"api/games/{id}/advance").json()
+...     refused = http.post(f"api/games/{id}/move", json={"action": 0}).json()
+>>> view["result"].startswith("Game over"), refused
+(True, {'error': 'the game is over'})
 """
 
 from __future__ import annotations
