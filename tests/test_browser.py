@@ -16,6 +16,9 @@ import elements_ai
 from elements_ai.record import GameRecord
 from elements_ai.web.app import serving
 
+# Both games in one worker under pytest-xdist: one browser and one server for the module.
+pytestmark = pytest.mark.xdist_group("browser")
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 GAME_SECONDS = 120  # a whole game; it takes a few seconds
