@@ -35,6 +35,7 @@ EXAMPLES = """examples:
   elements-ai tournament --preset small --games 20    rate the agent families where CFR is exact
   elements-ai zoo list                                the shipped agents' recipes
   elements-ai play elements                           you against the rule-based bot, in the terminal
+  elements-ai serve                                   play the games against the bots in a web page
 
 `elements-ai tournament` alone rates random, rules, PPO, MCTS and IS-MCTS on elements.
 """

@@ -114,7 +114,7 @@ def test_help_answers_in_under_a_second(command):
 
 def test_every_command_shows_examples():
     assert len(examples()) >= 20
-    for name in ("", "demo", "tournament", "solve", "exploitability", "train", "zoo", "zoo train", "play", "replay"):
+    for name in ("", "demo", "tournament", "solve", "exploitability", "train", "zoo", "zoo train", "serve"):
         assert "examples:" in help_texts()[name], name
 
 
@@ -423,10 +423,38 @@ def test_every_help_example_runs(tmp_path):
     for argv in examples():
         if "ray" in argv and not _has_ray():
             continue
+        if argv[:1] == ["serve"]:
+            problem = _serve_example(argv, tmp_path)
+            if problem:
+                failed.append((" ".join(argv), problem))
+            continue
         done = elements_ai_command(*argv, cwd=tmp_path, timeout=900, stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             failed.append((" ".join(argv), done.stderr[-2000:]))
     assert not failed, failed
+
+
+def _serve_example(argv: list[str], cwd: Path) -> str | None:
+    """A server runs until stopped: the example runs on a free port (``--port 0`` after
+    its own options), its page is fetched, then Ctrl-C stops it; ``--open`` runs
+    ``true`` as the browser. ``None`` when all went well, else what went wrong."""
+    import urllib.request
+
+    process = subprocess.Popen([sys.executable, "-m", "elements_ai", *argv, "--port", "0"], cwd=cwd,
+                               env={**ENV, "BROWSER": "true"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"the page is at (http://\S+/)", line)
+        if match is None:
+            return f"no address in {line!r}"
+        with urllib.request.urlopen(match.group(1), timeout=60) as page:
+            if page.status != 200 or b"elements-ai" not in page.read():
+                return f"{match.group(1)} answered {page.status}"
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    return None if process.returncode in (0, 130) and "Traceback" not in err else err[-2000:]
 
 
 def _has_ray() -> bool:

@@ -1,7 +1,8 @@
 """Pictures of states (``elements_ai.render``): well-formed SVG for every game and
 variant, player views that show nothing the player cannot see, Jupyter's
-``_repr_svg_`` and ``demo --svg``."""
+``_repr_svg_``, ``demo --svg``, and the regions a page clicks to choose moves."""
 
+import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 
 import elements_ai
 from elements_ai import cli
+from elements_ai.render import clicks
 from elements_ai.testing import random_states
 
 SVG = "{http://www.w3.org/2000/svg}svg"
@@ -124,3 +126,40 @@ def test_demo_svg_rejects_a_file_before_playing(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.strip().splitlines() == [f"elements-ai: error: --svg {path}: not a directory"]
+
+
+REGION = re.compile(r'<g class="region" data-region="([^"]*)">')
+HIT = re.compile(r"<rect [^>]*pointer-events=\"all\"/>")
+
+
+@pytest.mark.parametrize("name, params", list(_variants()))
+def test_regions_mark_a_place_for_moves_and_change_nothing_else(name, params):
+    game = elements_ai.load_game(name, **params)
+    decisions = 0
+    for state in random_states(game, 30, seed=3):
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        decisions += 1
+        player = state.current_player()
+        picture = elements_ai.render(state, player, regions=True)
+        ET.fromstring(picture)
+        # Without the groups the picture is the one every other caller gets.
+        plain = HIT.sub("", REGION.sub("", picture)).replace("</g>", "")
+        assert plain == elements_ai.render(state, player)
+        drawn = set(REGION.findall(picture))
+        for action in state.legal_actions():
+            path = clicks(state, player, action)
+            assert set(path) <= drawn, (state.action_to_string(player, action), path, sorted(drawn))
+            if not path:
+                assert state.action_to_string(player, action) in BUTTONS_ONLY[name], action
+    assert decisions > 0
+
+
+# The moves the pictures have no place for: the web page shows them as buttons only.
+BUTTONS_ONLY = {
+    "elements": {"knock", "yield"},
+    "elementos": set(),
+    "elemental_duel": set(),
+    "elements1997": {"keep", "pass"},
+    "elementum": {"no swap", "no crystal", "keep overload", *(f"overload to {p}" for p in range(4))},
+}

@@ -269,7 +269,8 @@ def _score(n, total, prior, parent_n, parent_total, selection, lo, scale, explor
     return score
 
 
-@generic
+# nogil: a search in a worker thread (the web page's bots) lets the other threads run.
+@generic(nogil=True)
 def run(cfg, root, player, settings, tree, scratch, rng, max_iters, reserve):
     """Runs at most ``max_iters`` iterations from ``root``; returns how many ran.
 

@@ -13,4 +13,5 @@ MODULES: tuple[str, ...] = (
     "elements_ai.commands.train",
     "elements_ai.commands.zoo",
     "elements_ai.commands.play",
+    "elements_ai.commands.serve",
 )

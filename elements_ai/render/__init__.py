@@ -8,12 +8,18 @@ import sys
 import types
 
 
-def render(state, player: int | None = None) -> str:
+def _module(state) -> types.ModuleType:
+    return importlib.import_module(f"{__name__}.{state.get_game().kernel.short_name}")
+
+
+def render(state, player: int | None = None, *, regions: bool = False) -> str:
     """The state as an SVG document (a string).
 
     ``player=None`` draws everything (the god view); a seat draws only what that
     player sees: other players' hidden cards as card backs, hidden piece backs as
     unknown. Element colours, whose turn it is and, at the end, the result.
+    ``regions=True`` marks the things a move is chosen by (see ``clicks``) and
+    changes nothing else.
 
     >>> import elements_ai
     >>> state = elements_ai.load_game("elementos").new_initial_state()
@@ -21,8 +27,23 @@ def render(state, player: int | None = None) -> str:
     >>> picture.startswith("<svg")
     True
     """
-    module = importlib.import_module(f"{__name__}.{state.get_game().kernel.short_name}")
-    return module.render(state, player)
+    return _module(state).render(state, player, regions=regions)
+
+
+def clicks(state, player: int, action: int) -> tuple[str, ...]:
+    """The regions of ``render(state, player, regions=True)`` that choose ``action``,
+    in the order to click them; ``()`` for a move the picture has no place for
+    (elements' knock and yield, for one).
+
+    >>> import elements_ai
+    >>> game = elements_ai.load_game("elementos", setup="standard")
+    >>> state = game.new_initial_state()
+    >>> [clicks(state, 0, a) for a in state.legal_actions()[:2]]
+    [('sq:a1',), ('sq:b1',)]
+    >>> 'data-region="sq:a1"' in render(state, 0, regions=True)
+    True
+    """
+    return tuple(_module(state).clicks(state.action_to_string(player, action)))
 
 
 def to_png(svg_or_state, path=None, *, player: int | None = None, scale: float = 2.0) -> bytes:
@@ -33,15 +54,15 @@ def to_png(svg_or_state, path=None, *, player: int | None = None, scale: float =
     return convert(svg_or_state, path, player=player, scale=scale)
 
 
-__all__ = ["render", "to_png"]
+__all__ = ["clicks", "render", "to_png"]
 
 
 class _Module(types.ModuleType):
     """Importing this package sets ``elements_ai.render`` to the package itself: calling
     it then calls ``render``, so ``elements_ai.render(state)`` works either way."""
 
-    def __call__(self, state, player: int | None = None) -> str:
-        return render(state, player)
+    def __call__(self, state, player: int | None = None, *, regions: bool = False) -> str:
+        return render(state, player, regions=regions)
 
 
 sys.modules[__name__].__class__ = _Module

@@ -5,8 +5,12 @@ line layout that draws the kernel's own state text with element words in colour,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from . import svg
+
+CardRegion = Callable[[str, str, "str | None"], "str | None"]
+LineRegion = Callable[[str], "str | None"]
 
 LEFT = 10
 LINE = 18
@@ -97,14 +101,22 @@ def _wrapped(lines: list[str], width: int = 120) -> list[str]:
     return out
 
 
-def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y: float) -> float:
-    """Draws ``lines`` from ``y`` down; returns the next y."""
+def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y: float,
+               card_region: CardRegion | None = None, line_region: LineRegion | None = None) -> float:
+    """Draws ``lines`` from ``y`` down; returns the next y.
+
+    On a canvas with regions, ``card_region(line, before, face)`` names the region
+    of a card (``before``: the line's text left of its ``[...]``; ``face``: ``None``
+    for a back) and ``line_region(line)`` that of a whole line; ``None``: no region.
+    """
     card_w, card_h = svg.CARD_W, svg.CARD_H
     for line in _wrapped(lines):
         if not line.strip():
             y += LINE / 2
             continue
-        x = LEFT
+        since, top = canvas.mark(), y
+        before = ""
+        x = right = LEFT
         indent = LEFT + svg.text_width(line) - svg.text_width(line.lstrip())
         has_cards = any(BACKS.fullmatch(t) or (t.startswith("[") and _items(t[1:-1])) for t in TOKENS.split(line))
         base = y + (card_h / 2 + 4 if has_cards else 13)
@@ -112,6 +124,7 @@ def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y:
         for segment in TOKENS.split(line):
             if not segment:
                 continue
+            left, before = before, before + segment
             backs = BACKS.fullmatch(segment)
             if segment.startswith("[") or backs:
                 faces = [] if backs else _items(segment[1:-1])
@@ -121,27 +134,35 @@ def draw_lines(canvas: svg.Canvas, lines: list[str], colours: dict[str, str], y:
                     continue
                 for i in range(count):
                     if x + card_w > MAX_W:
+                        right = max(right, x)
                         x = indent + 20
                         y += card_h + 4
                         base = y + 13
                     cy = y
+                    face = None if backs else faces[i]
+                    name = card_region(line, left, face) if card_region and canvas.regions else None
                     if backs:
-                        canvas.add(svg.card_back(x, cy), cy + card_h)
+                        canvas.add(canvas.region(name, svg.card_back(x, cy)), cy + card_h)
                     else:
-                        canvas.add(svg.card(x, cy, faces[i], colour_of(faces[i], colours) or "#ffffff"), cy + card_h)
+                        canvas.add(canvas.region(name, svg.card(x, cy, faces[i], colour_of(faces[i], colours)
+                                                                or "#ffffff")), cy + card_h)
                     x += card_w + 4
                 row_h = max(row_h, card_h + 4)
                 base = y + card_h / 2 + 4
             else:
                 x = _words(canvas, x, base, segment, colours)
+        if line_region and canvas.regions:
+            right = max(right, x)
+            canvas.group(since, line_region(line), (LEFT - 4, top, right - LEFT + 8, y + row_h - top))
         y += row_h
     return y
 
 
-def picture(state, player, title, lines, colours, extra=None) -> str:
-    canvas = svg.Canvas(title=title)
+def picture(state, player, title, lines, colours, extra=None, regions=False, card_region=None,
+            line_region=None) -> str:
+    canvas = svg.Canvas(title=title, regions=regions)
     y = header(canvas, state, player, title)
     if extra is not None:
         y = extra(canvas, y)
-    draw_lines(canvas, lines, colours, y)
+    draw_lines(canvas, lines, colours, y, card_region, line_region)
     return canvas.svg()

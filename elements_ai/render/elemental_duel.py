@@ -22,5 +22,27 @@ def lines_of(state, player):
     return out
 
 
-def render(state, player=None) -> str:
-    return base.picture(state, player, "Elemental Duel", lines_of(state, player), COLOURS)
+def render(state, player=None, regions=False) -> str:
+    def card_region(line, before, face):
+        if player is None:
+            return None
+        if line.startswith(f"hand p{player} ") and face:
+            return f"hand:{face}"
+        # The attacker's two cards on the table: the one that fights is chosen by them.
+        m = re.search(r"p(\d+) face (up|down) $", before)
+        if line.startswith("table ") and m and int(m.group(1)) == player:
+            return "table:shown" if m.group(2) == "up" else "table:hidden"
+        return None
+
+    return base.picture(state, player, "Elemental Duel", lines_of(state, player), COLOURS, regions=regions,
+                        card_region=card_region)
+
+
+def clicks(text: str) -> tuple[str, ...]:
+    """The regions that choose the move ``text``: the hand card hidden, shown or
+    defended with; the attacker's face-down or face-up card that fights."""
+    m = re.fullmatch(r"(?:hide|show|defend) (.+)", text)
+    if m:
+        return (f"hand:{m.group(1)}",)
+    m = re.fullmatch(r"fight (hidden|shown)", text)
+    return (f"table:{m.group(1)}",) if m else ()

@@ -26,5 +26,23 @@ def lines_of(state, player):
     return out
 
 
-def render(state, player=None) -> str:
-    return base.picture(state, player, "Elements", lines_of(state, player), COLOURS)
+def _card_region(line, before, face):
+    return f"hand:{face}" if before.startswith("own hand") and face else None
+
+
+def _line_region(line):
+    return "display" if line.startswith("display ") else None
+
+
+def render(state, player=None, regions=False) -> str:
+    return base.picture(state, player, "Elements", lines_of(state, player), COLOURS, regions=regions,
+                        card_region=_card_region, line_region=_line_region)
+
+
+def clicks(text: str) -> tuple[str, ...]:
+    """The regions that choose the move ``text``: the hand card played or
+    discarded, the display to take from; knock and yield have none."""
+    m = re.fullmatch(r"(?:play|discard) (\d+)", text)
+    if m:
+        return (f"hand:{m.group(1)}",)
+    return ("display",) if text == "take" else ()

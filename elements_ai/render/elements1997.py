@@ -33,5 +33,25 @@ def lines_of(state, player):
     return out
 
 
-def render(state, player=None) -> str:
-    return base.picture(state, player, "Elements (1997)", lines_of(state, player), COLOURS)
+def _card_region(line, before, face):
+    return f"hand:{face}" if before.startswith("own hand") and face else None
+
+
+def _line_region(line):
+    m = re.match(r"  (\d+) \w+:", line)
+    return f"slot:{m.group(1)}" if m else None
+
+
+def render(state, player=None, regions=False) -> str:
+    return base.picture(state, player, "Elements (1997)", lines_of(state, player), COLOURS, regions=regions,
+                        card_region=_card_region, line_region=_line_region)
+
+
+def clicks(text: str) -> tuple[str, ...]:
+    """The regions that choose the move ``text``: the hand card bid, played or
+    discarded, the slot of the element row; keep and pass have none."""
+    m = re.fullmatch(r"(?:bid|play|discard) (\w+ \d+)", text)
+    if m:
+        return (f"hand:{m.group(1)}",)
+    m = re.fullmatch(r"slot (\d+)", text)
+    return (f"slot:{m.group(1)}",) if m else ()

@@ -68,13 +68,37 @@ def card_back(x, y, w=CARD_W, h=CARD_H) -> str:
 
 
 class Canvas:
-    """Collects shapes; ``svg()`` wraps them in a document sized to what was drawn."""
+    """Collects shapes; ``svg()`` wraps them in a document sized to what was drawn.
 
-    def __init__(self, width: float = 900, title: str = ""):
+    With ``regions=True`` the things a move can be chosen by (a card in hand, a
+    square) are wrapped in ``<g class="region" data-region="NAME">``, for a page to
+    make them clickable; without, ``region`` and ``group`` change nothing, so the
+    picture is byte for byte the one drawn before regions existed.
+    """
+
+    def __init__(self, width: float = 900, title: str = "", regions: bool = False):
         self.width = width
         self.height = 0.0
         self.parts: list[str] = []
         self.title = title
+        self.regions = regions
+
+    def region(self, name: str | None, shape: str) -> str:
+        """``shape`` marked as region ``name`` (unchanged without regions or a name)."""
+        if not self.regions or not name:
+            return shape
+        return f'<g class="region" data-region="{esc(name)}">{shape}</g>'
+
+    def mark(self) -> int:
+        """Where the next shape goes; ``group(mark, name)`` then marks what was added since."""
+        return len(self.parts)
+
+    def group(self, since: int, name: str | None, box: tuple[float, float, float, float] | None = None) -> None:
+        """Marks the shapes added since ``since`` as region ``name``; ``box`` (x, y, w, h)
+        adds an invisible rectangle under them, so the gaps between words click too."""
+        if self.regions and name and since < len(self.parts):
+            hit = rect(*box, "none", "none", extra=' pointer-events="all"') if box else ""
+            self.parts[since:] = [self.region(name, hit + "".join(self.parts[since:]))]
 
     def add(self, shape: str, bottom: float = 0.0, right: float = 0.0) -> None:
         self.parts.append(shape)

@@ -1,0 +1,527 @@
+"""The web page's server: a Starlette app that plays the games between a person and bots.
+
+``create_app()`` returns the ASGI app; ``elements-ai serve`` runs it with uvicorn.
+The page (``static/``) talks to a small JSON API:
+
+* ``GET /api/games``: the games, their parameters and variants (as ``elements-ai
+  games`` lists them) and the bots (as ``elements-ai agents`` does).
+* ``GET /api/describe?game=STRING``: a game string checked, with its number of seats.
+* ``POST /api/games`` ``{"game", "seat", "bots", "seed"}``: a new game, the person in
+  ``seat`` and a bot spec for each other seat in seat order; answers ``{"id"}``.
+* ``GET /api/games/{id}``: the game as the person sees it: the picture drawn for
+  their seat only, their legal moves (with the picture's regions that choose each),
+  the moves so far as they could see them, and the result at the end.
+* ``POST /api/games/{id}/move`` ``{"action"}``: the person's move.
+* ``POST /api/games/{id}/advance``: the next bot or chance move, one at a time, so
+  the page can show the bots' moves one by one.
+* ``GET /api/games/{id}/record``: the finished game as a ``GameRecord`` file, which
+  ``elements-ai replay`` reads.
+
+Game ids are random tokens (``secrets.token_urlsafe``), so one cannot be guessed. A
+malformed request is answered 4xx with ``{"error": "one line"}``: 400 a body that
+is not JSON, 404 an unknown game, 409 a move the game's state does not allow now
+(not your turn, an illegal action, the game is over), 413 a body too large, 415 a
+body not sent as JSON, 422 a bad value (a game string, a bot spec, a seat). Bots
+think in worker threads: the search releases the GIL, so other requests and other
+games are served meanwhile. At most ``max_games`` games are kept in memory; a new
+one evicts the oldest finished game, or else the one left alone the longest.
+
+>>> import httpx
+>>> with serving() as url, httpx.Client(base_url=url) as http:
+...     game = {"game": "elements(single_round=true)", "seat": 0, "bots": ["random"], "seed": 3}
+...     id = http.post("api/games", json=game).json()["id"]
+...     view = http.get(f"api/games/{id}").json()
+...     while not view["finished"]:
+...         if view["your_turn"]:
+...             view = http.post(f"api/games/{id}/move", json={"action": view["legal"][0]["action"]}).json()
+...         else:
+...             view = http.post(f"api/games/{id}/advance").json()
+...     refused = http.post(f"api/games/{id}/move", json={"action": 0}).json()
+>>> view["result"].startswith("Game over"), refused
+(True, {'error': 'the game is over'})
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..core.params import ParameterError
+from ..loader import GAMES, get_kernel, load_game
+from ..record import GameRecord
+from ..registry import BOTS, list_bots, make_bot
+from ..render import clicks, render
+
+__all__ = ["DEFAULT_BOT", "MAX_GAMES", "create_app", "game_string", "listen", "serving"]
+
+STATIC = Path(__file__).with_name("static")
+DEFAULT_BOT = "ismcts"
+MAX_GAMES = 100
+MAX_BODY = 16_384  # bytes: a request is a few fields
+MAX_TEXT = 400  # characters of a game string or a bot spec
+MAX_SEED = 2**31 - 1
+HUMAN = "human"  # a person's seat in a GameRecord
+# The page and its pictures come from this server alone; SVG text carries style attributes.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class ApiError(Exception):
+    """A request the API refuses: its status and a one-line reason."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = " ".join(str(message).split())
+
+
+def game_string(name: str, params: dict[str, Any]) -> str:
+    """The game string of ``name`` with ``params`` (booleans as true / false).
+
+    >>> game_string("elements", {"single_round": True, "hand_size": 2})
+    'elements(single_round=true,hand_size=2)'
+    >>> game_string("elementos", {})
+    'elementos'
+    """
+    if not params:
+        return name
+    text = {True: "true", False: "false"}
+    values = ",".join(f"{key}={text[value] if isinstance(value, bool) else value}" for key, value in params.items())
+    return f"{name}({values})"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _result(returns: list[float], seat: int, who: list[str]) -> str:
+    """``Game over: you win (returns: you +1, p1 random -1)`` and the like."""
+    detail = ", ".join(f"{who[p]} {r:+g}" for p, r in enumerate(returns))
+    if len(returns) == 1:
+        return f"Game over: your return is {returns[0]:+g}"
+    best = max(returns)
+    winners = [p for p, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns):
+        verdict = "a draw"
+    elif winners == [seat]:
+        verdict = "you win"
+    elif seat in winners:
+        verdict = "you share the win with " + " and ".join(who[p] for p in winners if p != seat)
+    else:
+        verdict = " and ".join(who[p] for p in winners) + (" win" if len(winners) > 1 else " wins")
+    return f"Game over: {verdict} (returns: {detail})"
+
+
+class Table:
+    """One game in play: its state, the person's seat, the bots, the record and the
+    moves as the person saw them. ``lock`` guards all of these between threads;
+    ``moving`` is held while a bot or chance move is made, one at a time."""
+
+    def __init__(self, game, seat: int, specs: list[str], seed: int):
+        self.id = secrets.token_urlsafe(16)
+        self.game = game
+        self.seat = seat
+        players = game.num_players()
+        others = [p for p in range(players) if p != seat]
+        # Each bot its own seed, so two bots of one spec do not play in lockstep.
+        self.bots = {p: make_bot(spec, game, p, seed=seed + 1 + p) for p, spec in zip(others, specs)}
+        seats = [HUMAN] * players
+        for p, spec in zip(others, specs):
+            seats[p] = spec
+        self.who = ["you" if p == seat else f"p{p} {seats[p]}" for p in range(players)]
+        self.state = game.new_initial_state()
+        for bot in self.bots.values():
+            bot.restart_at(self.state)
+        self.record = GameRecord(str(game), seats, seed)
+        self.rng = np.random.default_rng(seed)
+        self.log: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.moving = threading.Lock()
+        self.touched = time.monotonic()
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def _seen(self, state, player: int, action: int) -> str:
+        """The move as the person saw it: whole if their information state tells it
+        apart from the mover's other choices, else only the verb they share."""
+        text = state.action_to_string(player, action)
+        if player == self.seat:
+            return text
+        choices = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+
+        def seen_after(a: int) -> str:
+            after = state.child(a)
+            return after.information_state_string(self.seat)
+
+        after = seen_after(action)
+        alike = [state.action_to_string(player, a) for a in choices if a != action and seen_after(a) == after]
+        if not alike:
+            return text
+        verbs = {t.split(" ", 1)[0] for t in [text, *alike]}
+        return f"{verbs.pop()} (unseen)" if len(verbs) == 1 else "(a move you do not see)"
+
+    def _apply(self, action: int) -> None:
+        """Plays ``action`` at the current state (with ``lock`` held)."""
+        state = self.state
+        player = int(state.current_player())
+        entry = {"n": len(self.record.moves) + 1, "player": player,
+                 "who": "chance" if player < 0 else self.who[player], "text": self._seen(state, player, action)}
+        if player >= 0:
+            for other, bot in self.bots.items():
+                if other != player:
+                    bot.inform_action(state, player, action)
+        self.record.append(state, action)
+        state.apply_action(action)
+        self.log.append(entry)
+        if state.is_terminal():
+            self.record.returns = [float(r) for r in state.returns()]
+
+    def move(self, action: Any) -> None:
+        """The person's move; ``ApiError`` when it is not one now."""
+        if not _is_int(action):
+            raise ApiError(422, f"action must be an integer, got {json.dumps(action)[:40]}")
+        with self.lock:
+            state = self.state
+            if state.is_terminal():
+                raise ApiError(409, "the game is over")
+            if state.current_player() != self.seat:
+                raise ApiError(409, "it is not your turn")
+            if not 0 <= action < self.game.num_distinct_actions():
+                raise ApiError(422, f"action {action} is out of range 0..{self.game.num_distinct_actions() - 1}")
+            if action not in state.legal_actions():
+                raise ApiError(409, f"action {action} ({state.action_to_string(self.seat, action)}) is not legal now")
+            self._apply(action)
+
+    def advance(self) -> None:
+        """Makes the next bot or chance move (in a worker thread: a bot may think a while)."""
+        if not self.moving.acquire(blocking=False):
+            raise ApiError(409, "a move is already being made in this game")
+        try:
+            with self.lock:
+                state = self.state
+                if state.is_terminal():
+                    raise ApiError(409, "the game is over")
+                if state.is_chance_node():
+                    outcomes, probs = zip(*state.chance_outcomes())
+                    probs = np.asarray(probs, dtype=float)
+                    self._apply(int(outcomes[self.rng.choice(len(outcomes), p=probs / probs.sum())]))
+                    return
+                player = int(state.current_player())
+                if player == self.seat:
+                    raise ApiError(409, "it is your turn")
+                bot, position = self.bots[player], state.clone()
+            # The bot thinks on a copy without the lock, so the page can read the game meanwhile;
+            # ``moving`` keeps anyone else from changing it.
+            action = int(bot.step(position))
+            with self.lock:
+                self._apply(action)
+        finally:
+            self.moving.release()
+
+    def view(self) -> dict[str, Any]:
+        """The game as the person sees it (everything here comes from their view)."""
+        with self.lock:
+            state = self.state.clone()
+            log = list(self.log)
+            moves = len(self.record.moves)
+        finished = state.is_terminal()
+        to_move = None if finished else int(state.current_player())
+        your_turn = to_move == self.seat
+        legal = []
+        if your_turn:
+            legal = [{"action": a, "text": state.action_to_string(self.seat, a),
+                      "path": list(clicks(state, self.seat, a))} for a in state.legal_actions()]
+        returns = [float(r) for r in state.returns()] if finished else None
+        return {
+            "id": self.id,
+            "game": str(self.game),
+            "title": self.game.kernel.long_name,
+            "seat": self.seat,
+            "players": [{"seat": p, "who": self.who[p]} for p in range(self.game.num_players())],
+            "moves": moves,
+            "to_move": to_move,
+            "mover": None if to_move is None else "chance" if to_move < 0 else self.who[to_move],
+            "your_turn": your_turn,
+            "waiting": not finished and not your_turn,
+            "legal": legal,
+            "svg": render(state, self.seat, regions=True),
+            "log": log,
+            "finished": finished,
+            "returns": returns,
+            "result": _result(returns, self.seat, self.who) if finished else None,
+        }
+
+
+def _catalog() -> dict[str, Any]:
+    games = []
+    for name in GAMES:
+        kernel = get_kernel(name)
+        games.append({
+            "name": name,
+            "title": kernel.long_name,
+            "players": [kernel.min_num_players, kernel.max_num_players],
+            "params": [{"name": key, "default": p.default, "help": p.help, "allowed": p.allowed}
+                       for key, p in kernel.params.items()],
+            "variants": [{"name": variant, "game": game_string(name, params)}
+                         for variant, params in kernel.variants.items()],
+        })
+    bots = [{"name": name, "help": BOTS[name].help, "params": params} for name, params in list_bots().items()]
+    return {"games": games, "bots": bots, "default_bot": DEFAULT_BOT}
+
+
+def _load(text: Any):
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(422, "game must be a game name or game string such as 'elements(single_round=true)'")
+    if len(text) > MAX_TEXT:
+        raise ApiError(422, f"game string longer than {MAX_TEXT} characters")
+    try:
+        return load_game(text)
+    except (ParameterError, pyspiel.SpielError, ValueError) as error:
+        raise ApiError(422, str(error).split("\n")[0]) from None
+
+
+def _new_table(data: dict[str, Any]) -> Table:
+    unknown = sorted(set(data) - {"game", "seat", "bots", "seed"})
+    if unknown:
+        raise ApiError(422, f"unknown field {unknown[0]!r}; the fields are game, seat, bots, seed")
+    game = _load(data.get("game"))
+    players = game.num_players()
+    seat = data.get("seat", 0)
+    if not _is_int(seat) or not 0 <= seat < players:
+        raise ApiError(422, f"seat must be an integer from 0 to {players - 1}, got {json.dumps(seat)[:40]}")
+    specs = data.get("bots", [DEFAULT_BOT] * (players - 1))
+    if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
+        raise ApiError(422, "bots must be a list of bot specs (strings), one per other seat")
+    if len(specs) != players - 1:
+        raise ApiError(422, f"{game} has {players} seats: give {players - 1} bot spec(s), got {len(specs)}")
+    if any(len(s) > MAX_TEXT for s in specs):
+        raise ApiError(422, f"bot spec longer than {MAX_TEXT} characters")
+    seed = data.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED)
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise ApiError(422, f"seed must be an integer from 0 to {MAX_SEED}, got {json.dumps(seed)[:40]}")
+    try:
+        return Table(game, seat, [s.strip() for s in specs], seed)
+    except (ValueError, pyspiel.SpielError, ImportError, OSError) as error:
+        # A spec the registry refuses, or a bot that cannot play this game (a missing file or library).
+        raise ApiError(422, str(error).split("\n")[0] or type(error).__name__) from None
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object. Only JSON is read: a page on another site cannot send
+    it without the browser asking this server first (CORS), which it never allows."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(422, "the body must be a JSON object")
+    return data
+
+
+class _Headers:
+    """Adds ``SECURITY_HEADERS`` to every response, and no caching to the API's."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope["path"].startswith("/api/")
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS.items():
+                    headers[key] = value
+                if api:
+                    headers["Cache-Control"] = "no-store"
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def listen(host: str, port: int):
+    """A socket bound to ``host:port`` and listening, or a ParameterError saying why not."""
+    if not 0 <= port <= 65535:
+        raise ParameterError(f"--port must be from 0 to 65535, got {port}")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, UnicodeError) as error:
+        raise ParameterError(f"--host {host}: not an address to listen on ({error})") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        raise ParameterError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
+
+
+@contextlib.contextmanager
+def serving(app: Starlette | None = None, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serves ``app`` (by default ``create_app()``) with uvicorn in a background thread
+    while the ``with`` block runs; yields the page's address (``port=0``: a free one).
+
+    >>> import httpx
+    >>> with serving() as url:
+    ...     httpx.get(url + "api/games").status_code
+    200
+    """
+    import uvicorn
+
+    sock = listen(host, port)
+    address, port = sock.getsockname()[:2]
+    server = uvicorn.Server(uvicorn.Config(app or create_app(), log_level="warning", access_log=False))
+    # Not the main thread: uvicorn leaves the signals alone, the caller's Ctrl-C stays theirs.
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the server stopped before it started")
+            time.sleep(0.01)
+        yield f"http://{f'[{address}]' if ':' in address else address}:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
+def create_app(max_games: int = MAX_GAMES, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The ASGI app: the page at ``/``, the API under ``/api``.
+
+    ``max_games``: games kept in memory. ``allowed_hosts``: the host names requests
+    may name (``elements-ai serve`` on 127.0.0.1 allows only local names, which stops
+    a web page from reaching the server through a DNS name rebound to 127.0.0.1);
+    ``None`` allows any.
+    """
+    tables: dict[str, Table] = {}
+    cache: dict[str, Any] = {}
+
+    def table_of(request: Request) -> Table:
+        table = tables.get(request.path_params["id"])
+        if table is None:
+            raise ApiError(404, "no such game (it may have ended long ago and been dropped)")
+        table.touched = time.monotonic()
+        return table
+
+    def admit(table: Table) -> None:
+        while len(tables) >= max_games:
+            finished = [t for t in tables.values() if t.finished]
+            oldest = finished[0] if finished else min(tables.values(), key=lambda t: t.touched)
+            del tables[oldest.id]
+        tables[table.id] = table
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def catalog(request: Request) -> Response:
+        if "catalog" not in cache:
+            cache["catalog"] = await run_in_threadpool(_catalog)
+        return JSONResponse(cache["catalog"])
+
+    async def describe(request: Request) -> Response:
+        game = await run_in_threadpool(_load, request.query_params.get("game"))
+        return JSONResponse({"game": str(game), "name": game.get_type().short_name,
+                             "title": game.kernel.long_name, "players": game.num_players()})
+
+    async def create(request: Request) -> Response:
+        data = await _body(request)
+        table = await run_in_threadpool(_new_table, data)
+        admit(table)
+        return JSONResponse({"id": table.id}, status_code=201)
+
+    async def show(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(table_of(request).view))
+
+    async def move(request: Request) -> Response:
+        table = table_of(request)
+        data = await _body(request)
+        if set(data) != {"action"}:
+            raise ApiError(422, "the body is {\"action\": N}, N one of the legal actions")
+        await run_in_threadpool(table.move, data["action"])
+        return JSONResponse(await run_in_threadpool(table.view))
+
+    async def advance(request: Request) -> Response:
+        table = table_of(request)
+        await run_in_threadpool(table.advance)
+        return JSONResponse(await run_in_threadpool(table.view))
+
+    async def record(request: Request) -> Response:
+        table = table_of(request)
+        if not table.finished:
+            # The record holds every hidden card: not while the game is being played.
+            raise ApiError(409, "the record is ready when the game is over")
+        name = table.game.get_type().short_name
+        return Response(table.record.to_json(), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}-{table.id[:8]}.json"'})
+
+    async def api_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, ApiError)
+        return JSONResponse({"error": error.message}, status_code=error.status)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", catalog, methods=["GET"]),
+        Route("/api/games", create, methods=["POST"]),
+        Route("/api/describe", describe, methods=["GET"]),
+        Route("/api/games/{id}", show, methods=["GET"]),
+        Route("/api/games/{id}/move", move, methods=["POST"]),
+        Route("/api/games/{id}/advance", advance, methods=["POST"]),
+        Route("/api/games/{id}/record", record, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    middleware.append(Middleware(_Headers))
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={ApiError: api_error, HTTPException: http_error})
+    app.state.tables = tables
+    return app

@@ -1,0 +1,191 @@
+"""The web page in a real browser: Debian's headless chromium, driven through Debian's
+chromedriver by selenium (told to download nothing), plays whole games of elements
+and of elementos against random bots by clicking the moves, on the picture where it
+has a place for them, until the page shows the result."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import httpx
+import pytest
+
+import elements_ai
+from elements_ai.record import GameRecord
+from elements_ai.web.app import serving
+
+# Both games in one worker under pytest-xdist: one browser and one server for the module.
+pytestmark = pytest.mark.xdist_group("browser")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+GAME_SECONDS = 120  # a whole game; it takes a few seconds
+
+
+def missing() -> list[str]:
+    return [path for path in (CHROMIUM, CHROMEDRIVER) if not os.access(path, os.X_OK)]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """The driven browser, or ``None`` without chromium: each test then fails saying so
+    (never a skip, which would pass unseen)."""
+    if missing():
+        yield None
+        return
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--window-size=1300,1100", f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
+    with pytest.MonkeyPatch.context() as patch:
+        # Selenium Manager would otherwise look for (and fetch) a browser and a driver.
+        patch.setenv("SE_OFFLINE", "true")
+        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+
+@pytest.fixture(scope="module")
+def url():
+    with serving() as address:
+        yield address
+
+
+def wait(driver, condition, what: str, seconds: float = GAME_SECONDS):
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.02).until(condition)
+    except TimeoutException:
+        page = driver.execute_script(
+            "const text = (id) => document.getElementById(id).textContent;"
+            "return {status: text('status'), state: document.getElementById('status').dataset.state,"
+            " busy: document.body.dataset.busy, error: text('play-error') + text('setup-error'),"
+            " log: Array.from(document.querySelectorAll('#log li'), li => li.textContent).slice(-5)};")
+        raise AssertionError(f"waited {seconds} s for {what}; the page: {page}; "
+                             f"its console: {driver.get_log('browser')}") from None
+
+
+def type_into(driver, element_id: str, text: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    field = driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(text)
+
+
+def set_up(driver, url, game_name: str, game: str, seed: int) -> None:
+    """Chooses the game from the list, types its game string, random bots, a seed, no delay; starts."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(url)
+    wait(driver, lambda d: d.find_element(By.ID, "start").is_enabled(), "the list of games", 60)
+    Select(driver.find_element(By.ID, "game")).select_by_value(game_name)
+    type_into(driver, "game-string", game)
+    wait(driver, lambda d: game.split("(")[0] in d.find_element(By.ID, "game-info").text.lower()
+         and d.find_element(By.ID, "start").is_enabled(), "the game string checked", 60)
+    for field in driver.find_elements(By.CSS_SELECTOR, "#bots input.bot"):
+        field.clear()
+        field.send_keys("random")
+    type_into(driver, "seed", str(seed))
+    Select(driver.find_element(By.ID, "pace")).select_by_value("0")
+    driver.find_element(By.ID, "start").click()
+
+
+def status(driver) -> tuple[str, str]:
+    """The page's state (your-turn, waiting, over; busy while it asks the server) and its move count."""
+    state, moves, error = driver.execute_script(
+        "const s = document.getElementById('status');"
+        "return [document.body.dataset.busy === '1' ? 'busy' : s.dataset.state, s.dataset.moves || '',"
+        " document.getElementById('play-error').textContent];")
+    assert not error, f"the page says: {error}"
+    return state, moves
+
+
+def play_whole_game(driver, url, game_name: str, game: str, seed: int) -> dict:
+    """Plays random legal moves by clicking them until the game is over; returns counts."""
+    from selenium.webdriver.common.by import By
+
+    set_up(driver, url, game_name, game, seed)
+    rng = random.Random(seed)
+    clicks = {"picture": 0, "button": 0, "choice": 0}
+    deadline = time.monotonic() + GAME_SECONDS
+    while True:
+        assert time.monotonic() < deadline, f"{game}: not over after {GAME_SECONDS} s"
+        state, moves = wait(driver, lambda d: status(d)[0] in ("your-turn", "over") and status(d),
+                            "the person's turn or the end")
+        if state == "over":
+            return clicks
+        legal = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#moves button.move'),"
+            " b => [Number(b.dataset.action), JSON.parse(b.dataset.path), b.textContent]);")
+        assert legal, "the person's turn without moves"
+        action, path, text = rng.choice(legal)
+        if path:
+            for region in path:
+                places = driver.find_elements(By.CSS_SELECTOR, f'#board [data-region="{region}"].live')
+                assert places, f"{text}: {region} is not clickable on the picture"
+                places[0].click()
+                clicks["picture"] += 1
+            # Several moves end at the same place (play 6 or discard 6): the page asks which.
+            choice = driver.find_elements(By.CSS_SELECTOR, f'#choices button[data-action="{action}"]')
+            if choice:
+                choice[0].click()
+                clicks["choice"] += 1
+        else:
+            driver.find_element(By.CSS_SELECTOR, f'#moves button[data-action="{action}"]').click()
+            clicks["button"] += 1
+        wait(driver, lambda d, before=moves: status(d)[1] != before or status(d)[0] == "over",
+             f"the page to play {text}")
+
+
+def check_the_end(driver, game: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    result = driver.find_element(By.ID, "result")
+    assert result.is_displayed() and result.text.startswith("Game over"), result.text
+    assert not driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
+    assert "game over" in driver.find_element(By.ID, "board").text
+    link = driver.find_element(By.ID, "download")
+    assert link.is_displayed() and link.get_attribute("href").endswith("/record")
+    record = GameRecord.from_json(httpx.get(link.get_attribute("href")).text)
+    moves = int(driver.find_element(By.ID, "status").get_attribute("data-moves"))
+    assert len(record.moves) == moves and record.returns is not None and "human" in record.seats
+    assert record.game == str(elements_ai.load_game(game))
+    log = driver.find_elements(By.CSS_SELECTOR, "#log li")
+    assert len(log) == moves
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, errors
+
+
+def needs(browser):
+    if browser is None:
+        pytest.fail(f"{' and '.join(missing())} not found: the browser test needs Debian's chromium and "
+                    f"chromium-driver (apt-get install chromium chromium-driver, as .ci/run does)")
+    return browser
+
+
+def test_a_whole_game_of_elements_clicked_in_the_browser(browser, url):
+    browser = needs(browser)
+    clicks = play_whole_game(browser, url, "elements", "elements", seed=1)
+    check_the_end(browser, "elements")
+    assert clicks["picture"] > 0, clicks
+
+
+def test_a_whole_game_of_elementos_clicked_in_the_browser(browser, url):
+    browser = needs(browser)
+    clicks = play_whole_game(browser, url, "elementos", "elementos(max_moves=40)", seed=2)
+    check_the_end(browser, "elementos(max_moves=40)")
+    assert clicks["picture"] > 0 and clicks["button"] == 0, clicks
