@@ -276,7 +276,9 @@ def interrupt_after(delay: float, tmp_path: Path, when_games: bool = False) -> t
 @pytest.mark.parametrize("delay", [0.3, 1.5])
 def test_ctrl_c_during_start_up_exits_130_quietly(delay, tmp_path):
     code, err = interrupt_after(delay, tmp_path)
-    assert code == 130 and "Traceback" not in err and "KeyboardInterrupt" not in err, (code, err)
+    # Before the interpreter installs its own handler (a slow start on a loaded
+    # machine), SIGINT ends the process outright: a shell reports that as 130 too.
+    assert code in (130, -signal.SIGINT) and "Traceback" not in err and "KeyboardInterrupt" not in err, (code, err)
 
 
 def test_ctrl_c_during_the_games_exits_130_and_says_how_to_resume(tmp_path):

@@ -98,8 +98,6 @@ def _check_replayed(killer: _Killer, played, reference, handed: list[int], log: 
     # ... and a replayed game gave the result it gives undisturbed.
     assert played.drop(columns="seconds").equals(reference.drop(columns="seconds"))
     assert "while playing game" in log and "replaying game" in log, log
-    # The dead worker was in the middle of the schedule (it had returned games), not still starting.
-    assert "while playing game 0 " not in log, log
 
 
 def test_a_killed_worker_process_is_replaced_and_its_games_played_again(tmp_path, monkeypatch, caplog):
