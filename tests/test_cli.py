@@ -415,14 +415,29 @@ def test_one_loader_takes_names_and_game_strings(capfd):
 
 # --- every example of every --help -----------------------------------------------------------------
 
-@pytest.mark.slow
-def test_every_help_example_runs(tmp_path):
-    """Each example as a user types it, in the order shown (solve's before exploitability's,
-    which reads their files; play's before replay's), in one folder. A few minutes: they
-    train, solve and play. No one answers: ``play`` and ``replay`` meet the end of input
-    at their first question and stop there (``play --save`` keeps the game so far)."""
-    failed = []
+# An example that reads another command's files runs after that command's, in its
+# folder: exploitability reads solve's policies, replay reads play's record.
+FOLLOWS = {"exploitability": "solve", "replay": "play"}
+
+
+def example_groups() -> dict[str, list[list[str]]]:
+    """The examples by command (``FOLLOWS`` joined to what they read), in the order shown."""
+    groups: dict[str, list[list[str]]] = {}
     for argv in examples():
+        command = argv[0] if argv else ""
+        groups.setdefault(FOLLOWS.get(command, command), []).append(argv)
+    return groups
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(example_groups()))
+def test_every_help_example_runs(command, tmp_path):
+    """Each example of ``command`` (and of those that read its files) as a user types it,
+    in the order shown, in one folder: a test a command, so that they spread over the
+    test processes. No one answers: ``play`` and ``replay`` meet the end of input at
+    their first question and stop there (``play --save`` keeps the game so far)."""
+    failed = []
+    for argv in example_groups()[command]:
         if "ray" in argv and not _has_ray():
             continue
         if argv[:1] == ["serve"]:
