@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder
+from _common import folder_name, parser, results_folder, seed_of
 from approx_exploitability import SMALL, exact_exploitability
 from strength import markdown, plot, strength_rows
 
@@ -92,7 +92,7 @@ def families(args, out: Path, runs: Path, ckpts: dict[str, str]) -> pd.DataFrame
     workers = args.workers or (1 if args.quick else None)
     rows = []
     for game in (SMALL, FULL):
-        ppo = f"ppo:ckpt={ckpts.get(game) or train_ppo(game, runs, args.quick, args.seed)}"
+        ppo = f"ppo:ckpt={ckpts.get(game) or train_ppo(game, runs, args.quick, seed_of(args))}"
         agents = [ppo, f"ismcts:sims={sims}", "rules", "random"]
         exploitability = {}
         if game == SMALL:
@@ -102,13 +102,13 @@ def families(args, out: Path, runs: Path, ckpts: dict[str, str]) -> pd.DataFrame
             else:
                 agents.insert(0, solved[0])
                 exploitability[solved[0]] = solved[1]
-        games = tournament(game, agents, games_per_pair, seed=args.seed, workers=workers,
+        games = tournament(game, agents, games_per_pair, seed=seed_of(args), workers=workers,
                            out=out / "families" / folder_name(game), progress=not args.quick)
-        rated = ratings(games, seed=args.seed).set_index("agent")
+        rated = ratings(games, seed=seed_of(args)).set_index("agent")
         table = pairwise(games)
         for agent in agents:
             if game == SMALL and agent not in exploitability:
-                exploitability[agent] = exact_exploitability(elements_ai.load_game(game), agent, seed=args.seed)
+                exploitability[agent] = exact_exploitability(elements_ai.load_game(game), agent, seed=seed_of(args))
             mine = table[table["agent"] == agent]
             rows.append({
                 "game": game, "agent": short(agent), "family": family(agent), "rating": rated.loc[agent, "rating"],
@@ -136,9 +136,9 @@ def ppo_strength(args, out: Path, runs: Path, ckpts: dict[str, str]) -> pd.DataF
     workers = args.workers or (1 if args.quick else None)
     rows = []
     for game in STRENGTH_GAMES:
-        ppo = f"ppo:ckpt={ckpts.get(game) or train_ppo(game, runs, args.quick, args.seed)}"
+        ppo = f"ppo:ckpt={ckpts.get(game) or train_ppo(game, runs, args.quick, seed_of(args))}"
         for mode, spec in (("sampled", ppo), ("greedy", ppo + ",greedy=true")):
-            games = tournament(game, [spec, "random", "rules"], games_per_pair, seed=args.seed, mode="gauntlet",
+            games = tournament(game, [spec, "random", "rules"], games_per_pair, seed=seed_of(args), mode="gauntlet",
                                workers=workers, out=out / "ppo_strength" / f"{folder_name(game)}-{mode}",
                                progress=not args.quick)
             for row in strength_rows(game, games, ["random", "rules"]):
@@ -160,7 +160,7 @@ def search_options(args, out: Path) -> pd.DataFrame:
     rows = []
     for game in ("elemental_duel", "elementos", "elements"):
         games_per_pair = 4 if args.quick else SEARCH_GAMES[game]
-        games = tournament(game, ["rules", *variants], games_per_pair, seed=args.seed, mode="gauntlet",
+        games = tournament(game, ["rules", *variants], games_per_pair, seed=seed_of(args), mode="gauntlet",
                            workers=workers, out=out / "search_options" / folder_name(game), progress=not args.quick)
         rows += [row for row in strength_rows(game, games, ["rules"]) if row["agent"] != "rules"]
     return pd.DataFrame(rows)

@@ -27,7 +27,7 @@ import time
 import numpy as np
 import pandas as pd
 import scipy.stats
-from _common import parser, results_folder
+from _common import parser, results_folder, seed_of
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from tqdm import tqdm
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     out = results_folder("multiplayer", args.out, args.quick)
     rows = []
     for game in args.games or GAMES:
-        tasks = schedule(game, agents, deals, args.seed)
+        tasks = schedule(game, agents, deals, seed_of(args))
         start = time.perf_counter()
         done = run_local(tasks, workers or os.cpu_count() or 1)
         for row in tqdm(done, total=len(tasks), desc=game, disable=args.quick):

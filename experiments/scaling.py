@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, two_player_games
+from _common import folder_name, parser, results_folder, seed_of, two_player_games
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         games_per_pair = 4 if args.quick else FULL_RUN_GAMES.get(game, 100)
         start = time.perf_counter()
         games = tournament(
-            game, [opponent, *field], games_per_pair, seed=args.seed, mode="gauntlet", workers=workers,
+            game, [opponent, *field], games_per_pair, seed=seed_of(args), mode="gauntlet", workers=workers,
             out=out / folder_name(game), progress=not args.quick,
         )
         print(f"{game}: {len(games)} games in {time.perf_counter() - start:.0f} s", file=sys.stderr)

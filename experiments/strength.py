@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, two_player_games
+from _common import folder_name, parser, results_folder, seed_of, two_player_games
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -126,12 +126,12 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         notes += dropped
         start = time.perf_counter()
         games = tournament(
-            game, kept, games_per_pair, seed=args.seed, workers=workers, out=out / folder_name(game),
+            game, kept, games_per_pair, seed=seed_of(args), workers=workers, out=out / folder_name(game),
             progress=not args.quick,
         )
         print(f"{game}: {len(games)} games in {time.perf_counter() - start:.0f} s", file=sys.stderr)
         rows += strength_rows(game, games, opponents)
-        rated.append(ratings(games, seed=args.seed).assign(game=game))
+        rated.append(ratings(games, seed=seed_of(args)).assign(game=game))
     table = pd.DataFrame(rows)
     write_csv(table, out / "strength.csv")
     all_ratings = pd.concat(rated, ignore_index=True)
