@@ -28,6 +28,23 @@ def _run(script: str, out: Path) -> subprocess.CompletedProcess:
     return result
 
 
+def _shipped(kind: str, game: str):
+    from elements_ai import zoo
+
+    entry = zoo.find(kind, elements_ai.load_game(game))
+    return entry if entry is not None and entry in zoo.shipped(kind) else None
+
+
+def _check_run(path: Path, script: str, agents: set[str] | None = None) -> dict:
+    """A results folder's run record: the exact command, the evaluation seed, the commit, the machine."""
+    run = json.loads(path.read_text())
+    assert run["command"].startswith(f"python experiments/{script} ") and "--quick" in run["command"]
+    assert run["seed"] == 7_000_000 and run["commit"] and ", numba " in run["machine"]
+    if agents is not None:
+        assert set(run["agents"]) == agents
+    return run
+
+
 def _check_intervals(table: pd.DataFrame) -> None:
     assert ((table["score_low"] <= table["score"]) & (table["score"] <= table["score_high"])).all()
     assert table["score"].between(0, 1).all()
@@ -39,12 +56,19 @@ def test_strength_quick(tmp_path):
     table = pd.read_csv(tmp_path / "strength.csv")
     assert set(table["game"]) == set(TWO_PLAYER)
     assert set(table["opponent"]) == {"random", "rules", "mcts:sims=10"}
-    assert set(table["agent"]) == {"random", "rules", "mcts:sims=10", "ismcts:sims=10"}
+    # The shipped network plays in every game that has one (all the two-player games do).
+    shipped = {game: _shipped("ppo", game) for game in TWO_PLAYER}
+    assert all(shipped.values())
+    assert set(table["agent"]) == {"random", "rules", "mcts:sims=10", "ismcts:sims=10", "ppo"}
+    assert (table.groupby("game")["agent"].nunique() == 5).all()
     assert (table["agent"] != table["opponent"]).all() and (table["games"] == 4).all()
     _check_intervals(table)
     rated = pd.read_csv(tmp_path / "ratings.csv")
-    assert (rated.groupby("game").size() == 4).all()
-    assert "| `elements` | `rules` |" in (tmp_path / "strength.md").read_text()
+    assert (rated.groupby("game").size() == 5).all()
+    text = (tmp_path / "strength.md").read_text()
+    assert "| `elements` | `rules` |" in text and "| `elements` | `ppo` |" in text
+    _check_run(tmp_path / "run.json", "strength.py", {r.name for r in shipped.values()})
+    assert json.loads((tmp_path / "elements" / "tournament.json").read_text())["seed"] == 7_000_000
     assert (tmp_path / "strength.png").stat().st_size > 0
     for game in TWO_PLAYER:
         assert (tmp_path / game / "games.csv").exists() and (tmp_path / game / "pairwise.png").exists()
