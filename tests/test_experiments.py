@@ -84,6 +84,9 @@ def test_scaling_quick(tmp_path):
     assert (table["opponent"] == "mcts:sims=5").all() and (table["games"] == 4).all()
     _check_intervals(table)
     assert (tmp_path / "scaling.png").stat().st_size > 0 and (tmp_path / "scaling.md").exists()
+    run = _check_run(tmp_path / "run.json", "scaling.py")
+    assert run["games_a_pairing"] == {game: 4 for game in TWO_PLAYER}
+    assert json.loads((tmp_path / "elements" / "tournament.json").read_text())["seed"] == run["seed"]
 
 
 @pytest.mark.slow
