@@ -13,6 +13,7 @@ import pytest
 
 import elements_ai
 from elements_ai.eval import tables
+from elements_ai.eval.schedule import derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = ROOT / "experiments"
@@ -97,7 +98,12 @@ def test_multiplayer_quick(tmp_path):
         ("elements1997(players=3)", 3), ("elements1997(players=5)", 5),
         ("elementum(players=2)", 2), ("elementum(players=4)", 4),
     }
-    assert set(table["agent"]) == {"random", "rules", "ismcts:sims=10"} and (table["games"] == 4).all()
+    # The shipped network plays where one ships for the game and player count: Elementum's, not Elements (1997)'s.
+    agents = table.groupby("game")["agent"].agg(set).to_dict()
+    searches = {"random", "rules", "ismcts:sims=10"}
+    assert agents == {"elements1997(players=3)": searches, "elements1997(players=5)": searches,
+                      "elementum(players=2)": searches | {"ppo"}, "elementum(players=4)": searches | {"ppo"}}
+    assert (table["games"] == 4).all()
     assert ((table["win_low"] <= table["win_rate"]) & (table["win_rate"] <= table["win_high"])).all()
     assert ((table["return_low"] <= table["mean_return"]) & (table["mean_return"] <= table["return_high"])).all()
     assert (table["chance_win_rate"] == 1 / table["players"]).all()
@@ -106,10 +112,15 @@ def test_multiplayer_quick(tmp_path):
     assert (games.groupby(["game", "deal"])["seed"].nunique() == 1).all()
     solo = pd.read_csv(tmp_path / "solo.csv")
     ranks = ["Novice", "Apprentice", "Journeyman", "Adept", "Master", "Archmage"]
-    assert set(solo["agent"]) == {"random", "rules", "ismcts:sims=10"}
+    assert set(solo["agent"]) == searches | {"ppo"}
     assert solo[ranks].sum(axis=1).round(9).eq(1).all()
-    assert "| `elementum(players=4)` |" in (tmp_path / "multiplayer.md").read_text()
+    assert "| `elementum(players=4)` | `ppo` |" in (tmp_path / "multiplayer.md").read_text()
     assert (tmp_path / "multiplayer.png").stat().st_size > 0 and f"results in {tmp_path}" in result.stdout
+    shipped = {_shipped("ppo", f"elementum(players={n})").name for n in (1, 2, 4)}
+    run = _check_run(tmp_path / "run.json", "multiplayer.py", shipped)
+    # The deals are drawn from the evaluation seeds: the first deal's chance seed derives from the run's seed.
+    first = games[(games["game"] == "elementum(players=4)") & (games["deal"] == 0)]["seed"].iloc[0]
+    assert first == derive_seed(run["seed"], 0, 0)
 
 
 def test_solver_sizes_quick(tmp_path):
@@ -149,10 +160,13 @@ def test_full_results_are_checked_in(name, table):
 def test_multiplayer_results_are_checked_in():
     folder = EXPERIMENTS / "results" / "multiplayer"
     table = pd.read_csv(folder / "multiplayer.csv")
-    assert len(table) == 12 and (table["games"] >= 100).all()
+    searches = {"random", "rules", "ismcts:sims=1000"}
+    for game, agents in table.groupby("game")["agent"].agg(set).items():
+        assert searches <= agents <= searches | {"ppo"}, game
+    assert table["game"].nunique() == 4 and (table["games"] >= 100).all()
     assert set(table["players"]) == {2, 3, 4, 5}
     solo = pd.read_csv(folder / "solo.csv")
-    assert set(solo["agent"]) == {"random", "rules", "ismcts:sims=1000"} and (solo["games"] >= 100).all()
+    assert searches <= set(solo["agent"]) <= searches | {"ppo"} and (solo["games"] >= 100).all()
     games = pd.read_csv(folder / "games.csv")
     assert len(games) == table["games"].sum() + solo["games"].sum()
     assert (folder / "multiplayer.png").exists() and (folder / "multiplayer.md").exists()
