@@ -207,9 +207,29 @@ def test_approx_exploitability_of_the_shipped_agents_quick(tmp_path):
                              "--out", str(tmp_path)], capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     table = pd.read_csv(tmp_path / "exploitability.csv")
+    small = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
+    # Quick: the small variant's agent (exact figure known) and the shipped agent with the fewest players above two.
+    multi = min((r for r in _shipped_learned() if elements_ai.load_game(r.game).num_players() > 2),
+                key=lambda r: elements_ai.load_game(r.game).num_players())
+    expected = {_shipped("ppo", small).name, multi.name}
+    assert set(table["recipe"]) == expected
+    assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    two = table[table["seat"] == "both"]
+    assert len(two) == 1 and two["games"].eq(100).all()
+    # A learned response is a lower bound: its interval starts below the exact exploitability.
+    assert (two["low"] <= two["exact"]).all() and two["exact"].between(0.1, 2).all()
+    seats = table[table["recipe"] == multi.name].set_index("seat")
+    players = elements_ai.load_game(multi.game).num_players()
+    assert list(seats.index) == [str(s) for s in range(players)] + ["sum (NashConv)"]
+    assert seats.loc["sum (NashConv)", "bound"] == pytest.approx(seats["bound"].iloc[:players].sum())
+    assert (seats["games"] == 50).all()  # each seat's gain: half as many deals
+    run = _check_run(tmp_path / "exploitability.run.json", "approx_exploitability.py", expected)
+    assert "--shipped --quick" in run["command"] and run["eval_games"] == 100
+    assert "| `elements(deck=1_2_3_6_6_6,hand_size=2,single_round=True)` | `ppo` | both |" in (
+        tmp_path / "exploitability.md").read_text()
+
+
+def _shipped_learned():
     from elements_ai import zoo
 
-    two_player = {r.name for r in zoo.shipped("ppo") + zoo.shipped("az")
-                  if elements_ai.load_game(r.game).num_players() == 2}
-    assert two_player <= set(table["recipe"])
-    assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    return [r for r in zoo.recipes().values() if r.kind in ("ppo", "az") and r in zoo.shipped(r.kind)]

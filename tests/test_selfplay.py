@@ -483,15 +483,22 @@ def test_compare_families_ckpt_names_a_game_string(monkeypatch):
 
 @pytest.mark.slow
 def test_approx_exploitability_quick(tmp_path):
+    import json
+
     import pandas as pd
 
     _experiment("approx_exploitability.py", tmp_path)
     table = pd.read_csv(tmp_path / "approx_exploitability.csv")
     assert list(table["agent"]) == ["random", "rules", "rules", "ismcts:sims=20"]
     assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    assert list(table["games"]) == [100, 100, 100, 25]  # quick: 100 games (against IS-MCTS 25), seats alternated
     small = table[table["game"] == SMALL]
     assert small["exact"].notna().all() and (small["exact"] > 0).all()
+    # A learned response is a lower bound: its interval starts below the exact exploitability.
+    assert (small["low"] <= small["exact"]).all() and small["within_margin"].notna().all()
     assert (tmp_path / "approx_exploitability.png").stat().st_size > 0
+    run = json.loads((tmp_path / "approx_exploitability.run.json").read_text())
+    assert run["seed"] == 7_000_000 and "approx_exploitability.py --quick" in run["command"] and run["commit"]
 
 
 @pytest.mark.slow
