@@ -1,14 +1,24 @@
-"""What the experiment scripts share: the command line, the results folder, tables."""
+"""What the experiment scripts share: the command line, the seeds, the results folder
+and its run record, tables."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
+import shlex
+import sys
 import tempfile
 
 import elements_ai
+from elements_ai import zoo
 
 HERE = pathlib.Path(__file__).resolve().parent
+
+# The first evaluation seed: every published table is measured from here on, far from
+# the recipes' training seeds (single digits) and from the seeds used while tuning
+# them (below 10⁶). ``--seed`` chooses another.
+EVAL_SEED = 7_000_000
 
 
 def parser(name: str, description: str) -> argparse.ArgumentParser:
@@ -20,8 +30,40 @@ def parser(name: str, description: str) -> argparse.ArgumentParser:
         help=f"results folder (default experiments/results/{name}; with --quick a temporary folder)",
     )
     args.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
-    args.add_argument("--seed", type=int, default=0, help="tournament seed")
+    args.add_argument("--seed", type=int, default=None,
+                      help=f"first seed of the games (default {EVAL_SEED:,}, the evaluation seeds)")
     return args
+
+
+def seed_of(args: argparse.Namespace) -> int:
+    """The seed a run plays from: ``--seed``, or ``EVAL_SEED``."""
+    return EVAL_SEED if args.seed is None else args.seed
+
+
+def run_record(script: str, argv: list[str] | None, measured_with: dict, **fields) -> dict:
+    """What a results folder records of the run that wrote it: the exact command, the
+    seeds and settings in ``fields``, the commit and the machine (``measured_with``:
+    ``elements_ai.tables.provenance()`` taken when the run started, as the commit may
+    move while it goes on). The games' seeds derive from ``seed`` (``derive_seed``)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return {"command": shlex.join(["python", f"experiments/{script}", *argv]), **fields, **measured_with}
+
+
+def write_run(path: pathlib.Path, record: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=2, default=str) + "\n")
+
+
+def shipped(kind: str, game: str) -> zoo.Recipe | None:
+    """The recipe of the ``kind`` agent shipped for ``game`` (variant and player count), or None."""
+    entry = zoo.find(kind, elements_ai.load_game(game))
+    return entry if entry is not None and entry in zoo.shipped(kind) else None
+
+
+def trained_at(entries) -> dict[str, str | None]:
+    """The commit each shipped agent was trained at, by recipe name (for a run record)."""
+    listed = zoo.manifest()
+    return {e.name: listed.get(e.name, {}).get("commit") for e in entries}
 
 
 def two_player_games() -> list[str]:

@@ -13,11 +13,11 @@ The bar a learned agent ships with (``elements_ai.zoo``):
   ``rules`` seat wins at the same tables (``1 / players``), and so is its return;
 * solo Elementum: its mean score is above ``rules``' on the same deals.
 
-Seeds: the tournaments and tables start from ``EVAL_SEED``, far from the recipes'
-training seeds (single digits) and from the seeds used while tuning them (below
-10⁶). ``run.json`` records the commit, the command, the seeds and the machine of a
-full run, and ``<table>.run.json`` those of the run that wrote each table (``--games``
-runs rewrite only their own tables).
+Seeds: the tournaments and tables start from ``_common.EVAL_SEED`` (7,000,000), far
+from the recipes' training seeds (single digits) and from the seeds used while tuning
+them (below 10⁶). ``run.json`` records the commit, the command, the seeds and the
+machine of a full run, and ``<table>.run.json`` those of the run that wrote each
+table (``--games`` runs rewrite only their own tables).
 
 Writes under ``experiments/results/baselines/``: ``<game>/`` (each two-player
 tournament), ``two_player.csv`` / ``.md``, ``multiplayer.csv`` / ``.md``,
@@ -26,14 +26,13 @@ tournament), ``two_player.csv`` / ``.md``, ``multiplayer.csv`` / ``.md``,
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder
+from _common import folder_name, parser, results_folder, run_record, seed_of, trained_at, write_run
 from multiplayer import agent_result, schedule, summary
 
 import elements_ai
@@ -43,7 +42,6 @@ from elements_ai.eval.report import short_game
 from elements_ai.eval.runner import run_local
 from elements_ai.tables import provenance, write_csv
 
-EVAL_SEED = 7_000_000
 BARS = {"rules": 0.75, "random": 0.90}
 MULTIPLAYER = ("elements1997", "elementum")  # judged seat against rules, at every player count
 
@@ -144,7 +142,7 @@ def multiplayer_markdown(table: pd.DataFrame) -> str:
 def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     args = parser("baselines", __doc__.split("\n\n")[0]).parse_args(argv)
     measured_with = provenance()  # at the start: the commit may move while the run goes on
-    seed = args.seed if args.seed else EVAL_SEED
+    seed = seed_of(args)
     games_a_pairing, deals = (4, 4) if args.quick else (1000, 400)
     workers = args.workers or (1 if args.quick else None)
     out = results_folder("baselines", args.out, args.quick)
@@ -172,16 +170,15 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         write_csv(pd.concat(multi_games, ignore_index=True).drop(columns=["index"]), out / "games.csv")
         (out / "multiplayer.md").write_text(multiplayer_markdown(multi_table))
     (out / "shipped.md").write_text(shipped_markdown())
-    run = {"command": "python experiments/baselines.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-           "seed": seed, "games_a_pairing": games_a_pairing, "deals": deals,
-           "agents": {e.name: zoo.manifest().get(e.name, {}).get("commit") for e in entries}, **measured_with}
+    run = run_record("baselines.py", argv, measured_with, seed=seed, games_a_pairing=games_a_pairing, deals=deals,
+                     agents=trained_at(entries))
     # Each table records the run that wrote it: a run limited by --games rewrites
     # only its own tables, and the others keep the record of theirs.
     for table, wrote in (("two_player", two), ("multiplayer", multi)):
         if wrote:
-            (out / f"{table}.run.json").write_text(json.dumps(run, indent=2) + "\n")
+            write_run(out / f"{table}.run.json", run)
     if not args.games:
-        (out / "run.json").write_text(json.dumps(run, indent=2) + "\n")
+        write_run(out / "run.json", run)
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         if two:
             print(two_player_markdown(two_table))

@@ -1,123 +1,104 @@
 """The three families of agents side by side: solver (CFR), self-play (PPO), search (IS-MCTS).
 
-    python experiments/compare_families.py            # full run (about an hour on 2 cores)
-    python experiments/compare_families.py --quick    # tiny agents, a few games (a minute or two)
+    python experiments/compare_families.py            # full run (about a quarter of an hour on 2 cores)
+    python experiments/compare_families.py --quick    # a few games (seconds), into a temporary folder
 
 1. ``families``: on the small ``elements`` variant, which CFR solves exactly, and on
    the full ``elements`` game, one round robin (``elements_ai.eval.tournament``)
-   between CFR (small variant; ``elements_ai.solvers``), PPO trained for a few minutes,
-   IS-MCTS, rules and random, with each agent's exact exploitability where the
-   solvers can compute it (the small variant). On the full game the approximate
-   figures of ``approx_exploitability.py`` stand in (a learned best response).
-2. ``ppo_strength``: PPO from a short training run against ``random`` and ``rules``
-   in ``elements``, ``elemental_duel`` and ``elementos`` (gauntlets, seats and deals
-   paired).
-3. ``search_options``: MCTS and IS-MCTS whose playouts are played by the ``rules``
+   between the shipped agents (``elements_ai.zoo``: ``cfr`` on the small variant,
+   ``ppo`` on both), IS-MCTS at 1,000 simulations, ``rules`` and ``random``, with each
+   agent's exact exploitability on the small variant (``elements_ai.solvers``). Each
+   row names the algorithm that made the agent and its recipe. On the full game the
+   approximate figures of ``approx_exploitability.py`` stand in (a learned best
+   response).
+2. ``search_options``: MCTS and IS-MCTS whose playouts are played by the ``rules``
    heuristic (``rollout=rules``) or cut after ``depth`` decisions, against ``rules``.
 
-PPO runs are trained into ``--runs`` (resumed, not redone, when the folder already
-holds them) unless ``--ckpt GAME=PATH`` names a trained one. Writes CSV, Markdown and
-PNG files under ``experiments/results/compare_families/``.
+The shipped PPO's strength against ``random`` and ``rules`` is ``baselines.py``'s
+table. ``--ckpt GAME=PATH`` plays a PPO run of one's own (``elements-ai train``) for
+GAME instead of the shipped network. The games start from the evaluation seeds
+(``_common.EVAL_SEED``) unless ``--seed`` says otherwise. Writes CSV, Markdown and
+PNG files under ``experiments/results/compare_families/``, ``<part>.run.json``
+(the command, seed, commit and machine of the run that wrote each part) and
+``run.json`` (those of a run of every part).
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder
+from _common import folder_name, parser, results_folder, run_record, seed_of, shipped, trained_at, write_run
 from approx_exploitability import SMALL, exact_exploitability
 from strength import markdown, plot, strength_rows
 
 import elements_ai
 from elements_ai.eval import pairwise, ratings, tournament
-from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 
 FULL = "elements"
-STRENGTH_GAMES = ("elements", "elemental_duel", "elementos")
-
-# The short PPO runs: env steps and league (fixed bots next to the snapshots).
-# Elemental Duel and Elementos start from a copy of ``rules`` whose value head already
-# predicts its games' outcomes, then learn at a lower rate without an entropy bonus:
-# the first updates then refine the copy instead of washing it out. Elemental Duel
-# stops early: longer runs exploit ``rules`` further (0.95) while their score against
-# ``random`` drops back towards 0.65.
-IMITATE_RULES = dict(imitate="rules", imitation_lr=3e-4, lr=1e-4, entropy_coef=0.0)
-TRAINING = {
-    SMALL: dict(steps=150_000, hidden=(64, 64), opponents=("random", "rules")),
-    "elements": dict(steps=400_000, hidden=(128, 128), opponents=("rules",)),
-    "elemental_duel": dict(steps=600_000, hidden=(256, 256), opponents=("random", "rules"), fixed_share=0.8,
-                           self_play=0.2, imitation_steps=150_000, imitation_epochs=10, **IMITATE_RULES),
-    "elementos": dict(steps=900_000, hidden=(128, 128), opponents=("rules",), fixed_share=0.7, self_play=0.2,
-                      imitation_steps=60_000, imitation_epochs=6, **IMITATE_RULES),
-}
+PARTS = ("families", "search_options")
+FAMILIES_GAMES = 200  # games a pairing in the families' round robins (quick: 2)
 
 
-def train_ppo(game: str, runs: Path, quick: bool, seed: int) -> Path:
-    """A short PPO run for ``game`` (resumed if ``runs`` already holds it); returns its folder."""
-    settings = dict(TRAINING[game])
-    steps = settings.pop("steps")
-    if quick:
-        steps = 2048
-        settings.update(hidden=(32,), imitation_steps=min(settings.get("imitation_steps", 0), 512))
-    config = PPOConfig(eval_every=0, checkpoint_every=25, num_envs=64 if quick else 128,
-                       rollout_steps=16 if quick else 32, **settings)
-    out = runs / folder_name(game)
-    start = time.perf_counter()
-    PPOTrainer(game, out, config, seed=seed, progress=not quick).train(steps)
-    print(f"ppo {game}: {steps} steps ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
-    return out
+def family_agents(game: str, sims: int, ckpts: dict[str, str]) -> tuple[list[str], dict[str, dict]]:
+    """The agents of ``game``'s round robin, and what made each: the algorithm, the
+    recipe (a shipped agent's recipe name, the path of a user's run) and the recipe's
+    steps (solver iterations for CFR)."""
+    agents, made = [], {}
+    canonical = str(elements_ai.load_game(game))
+    cfr = shipped("cfr", game) if game == SMALL else None
+    if cfr is not None:
+        agents.append("cfr")
+        made["cfr"] = {"algorithm": cfr.algorithm, "recipe": cfr.name, "steps": cfr.steps, "entry": cfr}
+    if canonical in ckpts:
+        spec = f"ppo:ckpt={ckpts[canonical]}"
+        agents.append(spec)
+        made[spec] = {"algorithm": "ppo", "recipe": ckpts[canonical]}
+    elif (ppo := shipped("ppo", game)) is not None:
+        agents.append("ppo")
+        made["ppo"] = {"algorithm": ppo.algorithm, "recipe": ppo.name, "steps": ppo.steps, "entry": ppo}
+    else:
+        print(f"{game}: no shipped ppo and no --ckpt: no PPO agent", file=sys.stderr)
+    search = f"ismcts:sims={sims}"
+    agents += [search, "rules", "random"]
+    made[search] = {"algorithm": "ismcts", "recipe": ""}
+    made.update({name: {"algorithm": name, "recipe": ""} for name in ("rules", "random")})
+    return agents, made
 
 
-def solve_cfr(game: str, out: Path, iterations: int) -> tuple[str, float] | None:
-    """A CFR policy file for ``game`` and its exploitability, or None without ``elements_ai.solvers``."""
-    try:
-        from elements_ai.solvers import CFRSolver
-    except ImportError:
-        return None
-    solver = CFRSolver(elements_ai.load_game(game), "dcfr")
-    solver.run(iterations)
-    path = out / "cfr_small.npz"
-    solver.save(path)
-    return f"cfr:policy={path}", float(solver.exploitability())
-
-
-def families(args, out: Path, runs: Path, ckpts: dict[str, str]) -> pd.DataFrame:
+def families(args, seed: int, out: Path, ckpts: dict[str, str]) -> tuple[pd.DataFrame, list]:
+    """The round robins and exploitability; the table and the shipped recipes it played."""
     sims = 20 if args.quick else 1000
-    games_per_pair = 4 if args.quick else 200
+    games_per_pair = 2 if args.quick else FAMILIES_GAMES
+    samples = 2 if args.quick else 32  # moves asked per information set of a bot that samples its moves
     workers = args.workers or (1 if args.quick else None)
-    rows = []
+    rows, entries = [], []
     for game in (SMALL, FULL):
-        ppo = f"ppo:ckpt={ckpts.get(game) or train_ppo(game, runs, args.quick, args.seed)}"
-        agents = [ppo, f"ismcts:sims={sims}", "rules", "random"]
-        exploitability = {}
-        if game == SMALL:
-            solved = solve_cfr(game, out, 50 if args.quick else 2000)
-            if solved is None:
-                print("elements_ai.solvers is not installed: no CFR agent, no exact exploitability", file=sys.stderr)
-            else:
-                agents.insert(0, solved[0])
-                exploitability[solved[0]] = solved[1]
-        games = tournament(game, agents, games_per_pair, seed=args.seed, workers=workers,
+        agents, made = family_agents(game, sims, ckpts)
+        entries += [m["entry"] for m in made.values() if "entry" in m]
+        games = tournament(game, agents, games_per_pair, seed=seed, workers=workers,
                            out=out / "families" / folder_name(game), progress=not args.quick)
-        rated = ratings(games, seed=args.seed).set_index("agent")
+        rated = ratings(games, seed=seed).set_index("agent")
         table = pairwise(games)
         for agent in agents:
-            if game == SMALL and agent not in exploitability:
-                exploitability[agent] = exact_exploitability(elements_ai.load_game(game), agent, seed=args.seed)
+            exploitability = None
+            if game == SMALL:
+                exploitability = exact_exploitability(elements_ai.load_game(game), agent, seed=seed, samples=samples)
             mine = table[table["agent"] == agent]
             rows.append({
-                "game": game, "agent": short(agent), "family": family(agent), "rating": rated.loc[agent, "rating"],
-                "rating_low": rated.loc[agent, "ci_low"], "rating_high": rated.loc[agent, "ci_high"],
-                "score": rated.loc[agent, "score"], "games": int(rated.loc[agent, "games"]),
+                "game": game, "agent": short(agent), "family": family(agent),
+                "algorithm": made[agent]["algorithm"], "recipe": made[agent]["recipe"],
+                "steps": made[agent].get("steps"),
+                "rating": rated.loc[agent, "rating"], "rating_low": rated.loc[agent, "ci_low"],
+                "rating_high": rated.loc[agent, "ci_high"], "score": rated.loc[agent, "score"],
+                "games": int(rated.loc[agent, "games"]),
                 **{f"vs {short(o)}": s for o, s in zip(mine["opponent"], mine["score"])},
-                "exploitability": exploitability.get(agent),
+                "exploitability": exploitability,
             })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), entries
 
 
 def short(agent: str) -> str:
@@ -131,20 +112,28 @@ def family(agent: str) -> str:
             "mcts": "search"}.get(name, "baseline")
 
 
-def ppo_strength(args, out: Path, runs: Path, ckpts: dict[str, str]) -> pd.DataFrame:
-    games_per_pair = 4 if args.quick else 200
-    workers = args.workers or (1 if args.quick else None)
-    rows = []
-    for game in STRENGTH_GAMES:
-        ppo = f"ppo:ckpt={ckpts.get(game) or train_ppo(game, runs, args.quick, args.seed)}"
-        for mode, spec in (("sampled", ppo), ("greedy", ppo + ",greedy=true")):
-            games = tournament(game, [spec, "random", "rules"], games_per_pair, seed=args.seed, mode="gauntlet",
-                               workers=workers, out=out / "ppo_strength" / f"{folder_name(game)}-{mode}",
-                               progress=not args.quick)
-            for row in strength_rows(game, games, ["random", "rules"]):
-                if row["agent"] == spec:
-                    rows.append({**row, "agent": f"ppo ({mode})"})
-    return pd.DataFrame(rows)
+def families_markdown(table: pd.DataFrame) -> str:
+    """The families table: each agent's algorithm, Elo, score against ``rules`` and
+    ``random``, and exact exploitability where it was computed."""
+    lines = ["| game | agent | algorithm (recipe) | Elo [95%] | vs `rules` | vs `random` | exploitability |",
+             "|---|---|---|---|---|---|---|"]
+    for r in table.to_dict("records"):
+        game = "`elements` small" if r["game"] == SMALL else f"`{r['game']}`"
+        made = r["algorithm"]
+        if r["steps"] == r["steps"] and r["steps"] is not None:
+            made += f", {int(r['steps']):,} {'iterations' if r['family'] == 'solver' else 'steps'}"
+        if isinstance(r["recipe"], str) and r["recipe"]:
+            made += f" (`{r['recipe']}`)"
+        scores = []
+        for opponent in ("rules", "random"):
+            score = r.get(f"vs {opponent}")
+            scores.append("—" if score is None or score != score else f"{score:.2f}")
+        exploit = r["exploitability"]
+        exploit = "" if exploit is None or exploit != exploit else (
+            f"{exploit:.1e}" if exploit < 1e-3 else f"{exploit:.3f}")
+        lines.append(f"| {game} | `{r['agent']}` | {made} | {_elo(r['rating'])} [{_elo(r['rating_low'])}, "
+                     f"{_elo(r['rating_high'])}] | {scores[0]} | {scores[1]} | {exploit} |")
+    return "\n".join(lines) + "\n"
 
 
 # Games a pairing in the search-options table: rules-played playouts cost a quarter
@@ -152,7 +141,7 @@ def ppo_strength(args, out: Path, runs: Path, ckpts: dict[str, str]) -> pd.DataF
 SEARCH_GAMES = {"elemental_duel": 100, "elementos": 40, "elements": 100}
 
 
-def search_options(args, out: Path) -> pd.DataFrame:
+def search_options(args, seed: int, out: Path) -> pd.DataFrame:
     sims = 20 if args.quick else 1000
     workers = args.workers or (1 if args.quick else None)
     variants = [f"mcts:sims={sims}", f"mcts:sims={sims},rollout=rules", f"mcts:sims={sims},depth=20",
@@ -160,7 +149,7 @@ def search_options(args, out: Path) -> pd.DataFrame:
     rows = []
     for game in ("elemental_duel", "elementos", "elements"):
         games_per_pair = 4 if args.quick else SEARCH_GAMES[game]
-        games = tournament(game, ["rules", *variants], games_per_pair, seed=args.seed, mode="gauntlet",
+        games = tournament(game, ["rules", *variants], games_per_pair, seed=seed, mode="gauntlet",
                            workers=workers, out=out / "search_options" / folder_name(game), progress=not args.quick)
         rows += [row for row in strength_rows(game, games, ["rules"]) if row["agent"] != "rules"]
     return pd.DataFrame(rows)
@@ -186,36 +175,53 @@ def plot_families(table: pd.DataFrame, path: Path) -> None:
     figure.savefig(path, dpi=100, metadata={"Software": None})
 
 
+def _elo(value: float) -> str:
+    text = f"{value:.0f}"
+    return "0" if text == "-0" else text
+
+
+def ckpt_pair(pair: str) -> tuple[str, str]:
+    """``GAME=PATH`` → (the canonical game string, PATH); GAME may hold ``=`` in its parentheses."""
+    cut = pair.index(")=") + 1 if ")=" in pair else pair.find("=")
+    if cut <= 0 or not pair[cut + 1:]:
+        raise SystemExit(f"--ckpt {pair}: give GAME=PATH")
+    return str(elements_ai.load_game(pair[:cut])), pair[cut + 1:]
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parser("compare_families", __doc__.split("\n\n")[0])
-    args.add_argument("--runs", type=Path, default=None,
-                      help="folder of the PPO runs (default: runs/ under the results folder)")
     args.add_argument("--ckpt", action="append", default=[], metavar="GAME=PATH",
-                      help="a trained PPO run to use for GAME instead of training one (repeatable)")
-    args.add_argument("--parts", nargs="*", default=["families", "ppo_strength", "search_options"])
+                      help="a PPO run of your own to play for GAME instead of the shipped network (repeatable)")
+    args.add_argument("--parts", nargs="*", choices=PARTS, default=list(PARTS))
     args = args.parse_args(argv)
+    measured_with = provenance()  # at the start: the commit may move while the run goes on
+    seed = seed_of(args)
     out = results_folder("compare_families", args.out, args.quick)
-    runs = args.runs or out / "runs"
-    ckpts = dict(pair.split("=", 1) for pair in args.ckpt)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpts = dict(ckpt_pair(pair) for pair in args.ckpt)
+    records = {}
     if "families" in args.parts:
-        table = families(args, out, runs, ckpts)
+        table, entries = families(args, seed, out, ckpts)
         write_csv(table, out / "families.csv")
+        (out / "families.md").write_text(families_markdown(table))
         plot_families(table, out / "families.png")
-        print(table.to_string(index=False))
-    if "ppo_strength" in args.parts:
-        table = ppo_strength(args, out, runs, ckpts)
-        write_csv(table, out / "ppo_strength.csv")
-        agents, opponents = ["ppo (sampled)", "ppo (greedy)"], ["random", "rules"]
-        (out / "ppo_strength.md").write_text(markdown(table, agents, opponents))
-        plot(table, agents, opponents, out / "ppo_strength.png", "PPO after a short training run")
+        records["families"] = dict(games_a_pairing=2 if args.quick else FAMILIES_GAMES, agents=trained_at(entries))
         print(table.to_string(index=False))
     if "search_options" in args.parts:
-        table = search_options(args, out)
+        table = search_options(args, seed, out)
         write_csv(table, out / "search_options.csv")
         agents = list(dict.fromkeys(table["agent"]))
         (out / "search_options.md").write_text(markdown(table, agents, ["rules"]))
         plot(table, agents, ["rules"], out / "search_options.png", "search with heuristic playouts against rules")
+        records["search_options"] = dict(games_a_pairing=4 if args.quick else SEARCH_GAMES)
         print(table.to_string(index=False))
+    # Each part records the run that wrote it; run.json, a run of every part.
+    for part, fields in records.items():
+        write_run(out / f"{part}.run.json", run_record("compare_families.py", argv, measured_with, seed=seed,
+                                                       part=part, **fields))
+    if set(records) == set(PARTS):
+        write_run(out / "run.json", run_record("compare_families.py", argv, measured_with, seed=seed,
+                                               parts=records))
     print(f"results in {out}")
 
 

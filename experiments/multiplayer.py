@@ -4,18 +4,22 @@
     python experiments/multiplayer.py --quick    # tiny agents and a few games (seconds)
 
 A round robin says little when most seats hold the same weak agent, so here each
-agent plays one seat against ``random`` in all the others: ``rules`` and ``ismcts``
-at 1,000 simulations (and ``random`` itself, the baseline), in ``elements1997``
-with 3 and 5 players and ``elementum`` with 2 and 4. The agent's seat rotates with
-the deal, and every agent meets the same deals (chance seeds), so the agents'
-figures compare on equal luck. For each: the mean return (points above the table's
+agent plays one seat against ``random`` in all the others: ``rules``, ``ismcts`` at
+1,000 simulations, the ``ppo`` network shipped for the game and player count where
+one is (``elements_ai.zoo``), and ``random`` itself, the baseline; in
+``elements1997`` with 3 and 5 players and ``elementum`` with 2 and 4. The agent's
+seat rotates with the deal, and every agent meets the same deals (chance seeds), so
+the agents' figures compare on equal luck. For each: the mean return (points above the table's
 mean) with a 95% t-interval, and the win rate (a shared first place counts as a
 fraction) with a 95% Wilson interval; a random seat wins ``1 / players`` of the
 time. The solo ``elementum`` game (one player against the imitation) reports each
 agent's score distribution and its rank (Novice … Archmage).
 
-Writes under ``experiments/results/multiplayer/``: ``games.csv`` (one row per game),
-``multiplayer.csv`` / ``.md``, ``solo.csv`` / ``.md`` and ``multiplayer.png``.
+The games start from the evaluation seeds (``_common.EVAL_SEED``) unless ``--seed``
+says otherwise. Writes under ``experiments/results/multiplayer/``: ``games.csv`` (one
+row per game), ``multiplayer.csv`` / ``.md``, ``solo.csv`` / ``.md``,
+``multiplayer.png`` and ``run.json`` (the command, the seed, the commit, the machine
+and the shipped agents).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import time
 import numpy as np
 import pandas as pd
 import scipy.stats
-from _common import parser, results_folder
+from _common import parser, results_folder, run_record, seed_of, shipped, trained_at, write_run
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from tqdm import tqdm
@@ -37,7 +41,7 @@ from elements_ai.eval.ratings import wilson
 from elements_ai.eval.runner import run_local
 from elements_ai.eval.schedule import ScheduledGame, derive_seed
 from elements_ai.games.elementum import solo_rank
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 
 GAMES = ("elements1997(players=3)", "elements1997(players=5)", "elementum(players=2)", "elementum(players=4)",
          "elementum(players=1)")
@@ -138,14 +142,19 @@ def plot(table: pd.DataFrame, games: pd.DataFrame, path) -> None:
 
 def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     args = parser("multiplayer", __doc__.split("\n\n")[0]).parse_args(argv)
+    measured_with = provenance()  # at the start: the commit may move while the run goes on
+    seed = seed_of(args)
     sims = 10 if args.quick else 1000
     deals = 4 if args.quick else 200
-    agents = ["random", "rules", f"ismcts:sims={sims}"]
     workers = args.workers or (1 if args.quick else None)
     out = results_folder("multiplayer", args.out, args.quick)
-    rows = []
+    rows, entries = [], []
     for game in args.games or GAMES:
-        tasks = schedule(game, agents, deals, args.seed)
+        agents = ["random", "rules", f"ismcts:sims={sims}"]
+        if (ppo := shipped("ppo", game)) is not None:
+            agents.append("ppo")
+            entries.append(ppo)
+        tasks = schedule(game, agents, deals, seed)
         start = time.perf_counter()
         done = run_local(tasks, workers or os.cpu_count() or 1)
         for row in tqdm(done, total=len(tasks), desc=game, disable=args.quick):
@@ -165,6 +174,8 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         write_csv(solo, out / "solo.csv")
         (out / "solo.md").write_text(solo_markdown(solo))
     plot(table, games, out / "multiplayer.png")
+    write_run(out / "run.json", run_record("multiplayer.py", argv, measured_with, seed=seed, deals=deals,
+                                           agents=trained_at(entries)))
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
         print(solo.to_string(index=False, float_format=lambda x: f"{x:.2f}"))

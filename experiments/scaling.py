@@ -8,10 +8,12 @@ gauntlet against one fixed opponent, ``mcts:sims=100`` (``elements_ai.eval.tourn
 with ``mode="gauntlet"``: seats rotated, each deal in both seatings). The opponent
 against itself is not played: its score is 1/2 by symmetry. ``elementos`` plays 50
 games a pairing instead of 100: its games run to 200 moves, and at 10,000
-simulations a move they alone would take most of an hour on two cores. Writes under
-``experiments/results/scaling/``: ``<game>/`` (each tournament's folder),
-``scaling.csv`` (score and 95% Wilson interval per game, search and simulations),
-``scaling.md`` and ``scaling.png``.
+simulations a move they alone would take most of an hour on two cores. The games
+start from the evaluation seeds (``_common.EVAL_SEED``) unless ``--seed`` says
+otherwise. Writes under ``experiments/results/scaling/``: ``<game>/`` (each
+tournament's folder), ``scaling.csv`` (score and 95% Wilson interval per game, search
+and simulations), ``scaling.md``, ``scaling.png`` and ``run.json`` (the command, the
+seed, the commit and the machine).
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, two_player_games
+from _common import folder_name, parser, results_folder, run_record, seed_of, two_player_games, write_run
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from elements_ai.eval import pairwise, tournament
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 
 KINDS = ("mcts", "ismcts")
 # Games a pairing in the full run, where not 100 (see the module docstring).
@@ -76,18 +78,21 @@ def plot(table: pd.DataFrame, path, title: str) -> None:
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     args = parser("scaling", __doc__.split("\n\n")[0]).parse_args(argv)
+    measured_with = provenance()  # at the start: the commit may move while the run goes on
+    seed = seed_of(args)
     args_games = args.games or two_player_games()
     sims = [5, 20] if args.quick else [100, 1000, 10000]
     opponent = f"mcts:sims={sims[0]}"
     field = [f"{kind}:sims={s}" for kind in KINDS for s in sims if f"{kind}:sims={s}" != opponent]
     workers = args.workers or (1 if args.quick else None)  # quick: no process start-up
     out = results_folder("scaling", args.out, args.quick)
-    rows = []
+    rows, played = [], {}
     for game in args_games:
         games_per_pair = 4 if args.quick else FULL_RUN_GAMES.get(game, 100)
+        played[game] = games_per_pair
         start = time.perf_counter()
         games = tournament(
-            game, [opponent, *field], games_per_pair, seed=args.seed, mode="gauntlet", workers=workers,
+            game, [opponent, *field], games_per_pair, seed=seed, mode="gauntlet", workers=workers,
             out=out / folder_name(game), progress=not args.quick,
         )
         print(f"{game}: {len(games)} games in {time.perf_counter() - start:.0f} s", file=sys.stderr)
@@ -106,6 +111,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     write_csv(table, out / "scaling.csv")
     (out / "scaling.md").write_text(markdown(table, sims))
     plot(table, out / "scaling.png", f"score against {opponent}, 95% Wilson intervals")
+    write_run(out / "run.json", run_record("scaling.py", argv, measured_with, seed=seed, games_a_pairing=played))
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print(table.to_string(index=False))
     print(f"results in {out}")

@@ -4,17 +4,21 @@
     python experiments/strength.py --quick    # tiny agents and a few games (seconds)
 
 Each game is a round robin (``elements_ai.eval.tournament``) between ``random``,
-``rules``, ``mcts`` and ``ismcts`` at 1,000 simulations: seats rotated, each deal
+``rules``, ``mcts`` and ``ismcts`` at 1,000 simulations, and the ``ppo`` network
+shipped for the game where one is (``elements_ai.zoo``): seats rotated, each deal
 played in both seatings, so the luck of the deal cancels. An agent a game cannot
-host (e.g. ``rules`` without a heuristic) is left out with a note. Writes under
-``experiments/results/strength/``:
+host (e.g. ``rules`` without a heuristic) is left out with a note. The games start
+from the evaluation seeds (``_common.EVAL_SEED``) unless ``--seed`` says otherwise.
+Writes under ``experiments/results/strength/``:
 
 * ``<game>/``: the game's tournament folder (games.csv, ratings.csv, pairwise.csv,
   plots); rerunning the script resumes an interrupted run and replays nothing;
 * ``strength.csv``: each agent's score against each opponent, with its 95% Wilson
   interval; ``strength.md`` the same as a Markdown table;
 * ``ratings.csv``: each game's Elo ratings with 95% bootstrap intervals;
-* ``strength.png``: the scores, one panel per game.
+* ``strength.png``: the scores, one panel per game;
+* ``run.json``: the command, the seed, the commit, the machine and the shipped
+  agents (recipe and the commit each was trained at).
 """
 
 from __future__ import annotations
@@ -24,14 +28,24 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, two_player_games
+from _common import (
+    folder_name,
+    parser,
+    results_folder,
+    run_record,
+    seed_of,
+    shipped,
+    trained_at,
+    two_player_games,
+    write_run,
+)
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import elements_ai
 from elements_ai.agents import make_bot
 from elements_ai.eval import pairwise, ratings, tournament
-from elements_ai.tables import write_csv
+from elements_ai.tables import provenance, write_csv
 
 
 def hosted(game: str, specs: list[str]) -> tuple[list[str], list[str]]:
@@ -114,24 +128,29 @@ def plot(table: pd.DataFrame, agents: list[str], opponents: list[str], path, tit
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     args = parser("strength", __doc__.split("\n\n")[0]).parse_args(argv)
+    measured_with = provenance()  # at the start: the commit may move while the run goes on
+    seed = seed_of(args)
     sims = 10 if args.quick else 1000
     games_per_pair = 4 if args.quick else 200
-    agents = ["random", "rules", f"mcts:sims={sims}", f"ismcts:sims={sims}"]
+    searches = ["random", "rules", f"mcts:sims={sims}", f"ismcts:sims={sims}"]
     opponents = ["random", "rules", f"mcts:sims={sims}"]
     workers = args.workers or (1 if args.quick else None)  # quick: no process start-up
     out = results_folder("strength", args.out, args.quick)
-    rows, rated, notes = [], [], []
+    rows, rated, notes, entries = [], [], [], []
     for game in args.games or two_player_games():
-        kept, dropped = hosted(game, agents)
+        ppo = shipped("ppo", game)
+        entries += [ppo] if ppo is not None else []
+        kept, dropped = hosted(game, searches + (["ppo"] if ppo is not None else []))
         notes += dropped
         start = time.perf_counter()
         games = tournament(
-            game, kept, games_per_pair, seed=args.seed, workers=workers, out=out / folder_name(game),
+            game, kept, games_per_pair, seed=seed, workers=workers, out=out / folder_name(game),
             progress=not args.quick,
         )
         print(f"{game}: {len(games)} games in {time.perf_counter() - start:.0f} s", file=sys.stderr)
         rows += strength_rows(game, games, opponents)
-        rated.append(ratings(games, seed=args.seed).assign(game=game))
+        rated.append(ratings(games, seed=seed).assign(game=game))
+    agents = searches + (["ppo"] if entries else [])
     table = pd.DataFrame(rows)
     write_csv(table, out / "strength.csv")
     all_ratings = pd.concat(rated, ignore_index=True)
@@ -139,6 +158,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     title = f"score with 95% Wilson interval, {games_per_pair} games a pairing, search at {sims} simulations"
     (out / "strength.md").write_text(markdown(table, agents, opponents))
     plot(table, agents, opponents, out / "strength.png", title)
+    write_run(out / "run.json", run_record("strength.py", argv, measured_with, seed=seed,
+                                           games_a_pairing=games_per_pair, agents=trained_at(entries)))
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print(table.to_string(index=False))
     for note in notes:

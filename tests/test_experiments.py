@@ -13,6 +13,7 @@ import pytest
 
 import elements_ai
 from elements_ai.eval import tables
+from elements_ai.eval.schedule import derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = ROOT / "experiments"
@@ -28,6 +29,23 @@ def _run(script: str, out: Path) -> subprocess.CompletedProcess:
     return result
 
 
+def _shipped(kind: str, game: str):
+    from elements_ai import zoo
+
+    entry = zoo.find(kind, elements_ai.load_game(game))
+    return entry if entry is not None and entry in zoo.shipped(kind) else None
+
+
+def _check_run(path: Path, script: str, agents: set[str] | None = None) -> dict:
+    """A results folder's run record: the exact command, the evaluation seed, the commit, the machine."""
+    run = json.loads(path.read_text())
+    assert run["command"].startswith(f"python experiments/{script} ") and "--quick" in run["command"]
+    assert run["seed"] == 7_000_000 and run["commit"] and ", numba " in run["machine"]
+    if agents is not None:
+        assert set(run["agents"]) == agents
+    return run
+
+
 def _check_intervals(table: pd.DataFrame) -> None:
     assert ((table["score_low"] <= table["score"]) & (table["score"] <= table["score_high"])).all()
     assert table["score"].between(0, 1).all()
@@ -39,12 +57,19 @@ def test_strength_quick(tmp_path):
     table = pd.read_csv(tmp_path / "strength.csv")
     assert set(table["game"]) == set(TWO_PLAYER)
     assert set(table["opponent"]) == {"random", "rules", "mcts:sims=10"}
-    assert set(table["agent"]) == {"random", "rules", "mcts:sims=10", "ismcts:sims=10"}
+    # The shipped network plays in every game that has one (all the two-player games do).
+    shipped = {game: _shipped("ppo", game) for game in TWO_PLAYER}
+    assert all(shipped.values())
+    assert set(table["agent"]) == {"random", "rules", "mcts:sims=10", "ismcts:sims=10", "ppo"}
+    assert (table.groupby("game")["agent"].nunique() == 5).all()
     assert (table["agent"] != table["opponent"]).all() and (table["games"] == 4).all()
     _check_intervals(table)
     rated = pd.read_csv(tmp_path / "ratings.csv")
-    assert (rated.groupby("game").size() == 4).all()
-    assert "| `elements` | `rules` |" in (tmp_path / "strength.md").read_text()
+    assert (rated.groupby("game").size() == 5).all()
+    text = (tmp_path / "strength.md").read_text()
+    assert "| `elements` | `rules` |" in text and "| `elements` | `ppo` |" in text
+    _check_run(tmp_path / "run.json", "strength.py", {r.name for r in shipped.values()})
+    assert json.loads((tmp_path / "elements" / "tournament.json").read_text())["seed"] == 7_000_000
     assert (tmp_path / "strength.png").stat().st_size > 0
     for game in TWO_PLAYER:
         assert (tmp_path / game / "games.csv").exists() and (tmp_path / game / "pairwise.png").exists()
@@ -60,6 +85,9 @@ def test_scaling_quick(tmp_path):
     assert (table["opponent"] == "mcts:sims=5").all() and (table["games"] == 4).all()
     _check_intervals(table)
     assert (tmp_path / "scaling.png").stat().st_size > 0 and (tmp_path / "scaling.md").exists()
+    run = _check_run(tmp_path / "run.json", "scaling.py")
+    assert run["games_a_pairing"] == {game: 4 for game in TWO_PLAYER}
+    assert json.loads((tmp_path / "elements" / "tournament.json").read_text())["seed"] == run["seed"]
 
 
 @pytest.mark.slow
@@ -70,7 +98,12 @@ def test_multiplayer_quick(tmp_path):
         ("elements1997(players=3)", 3), ("elements1997(players=5)", 5),
         ("elementum(players=2)", 2), ("elementum(players=4)", 4),
     }
-    assert set(table["agent"]) == {"random", "rules", "ismcts:sims=10"} and (table["games"] == 4).all()
+    # The shipped network plays where one ships for the game and player count: Elementum's, not Elements (1997)'s.
+    agents = table.groupby("game")["agent"].agg(set).to_dict()
+    searches = {"random", "rules", "ismcts:sims=10"}
+    assert agents == {"elements1997(players=3)": searches, "elements1997(players=5)": searches,
+                      "elementum(players=2)": searches | {"ppo"}, "elementum(players=4)": searches | {"ppo"}}
+    assert (table["games"] == 4).all()
     assert ((table["win_low"] <= table["win_rate"]) & (table["win_rate"] <= table["win_high"])).all()
     assert ((table["return_low"] <= table["mean_return"]) & (table["mean_return"] <= table["return_high"])).all()
     assert (table["chance_win_rate"] == 1 / table["players"]).all()
@@ -79,10 +112,15 @@ def test_multiplayer_quick(tmp_path):
     assert (games.groupby(["game", "deal"])["seed"].nunique() == 1).all()
     solo = pd.read_csv(tmp_path / "solo.csv")
     ranks = ["Novice", "Apprentice", "Journeyman", "Adept", "Master", "Archmage"]
-    assert set(solo["agent"]) == {"random", "rules", "ismcts:sims=10"}
+    assert set(solo["agent"]) == searches | {"ppo"}
     assert solo[ranks].sum(axis=1).round(9).eq(1).all()
-    assert "| `elementum(players=4)` |" in (tmp_path / "multiplayer.md").read_text()
+    assert "| `elementum(players=4)` | `ppo` |" in (tmp_path / "multiplayer.md").read_text()
     assert (tmp_path / "multiplayer.png").stat().st_size > 0 and f"results in {tmp_path}" in result.stdout
+    shipped = {_shipped("ppo", f"elementum(players={n})").name for n in (1, 2, 4)}
+    run = _check_run(tmp_path / "run.json", "multiplayer.py", shipped)
+    # The deals are drawn from the evaluation seeds: the first deal's chance seed derives from the run's seed.
+    first = games[(games["game"] == "elementum(players=4)") & (games["deal"] == 0)]["seed"].iloc[0]
+    assert first == derive_seed(run["seed"], 0, 0)
 
 
 def test_solver_sizes_quick(tmp_path):
@@ -122,10 +160,13 @@ def test_full_results_are_checked_in(name, table):
 def test_multiplayer_results_are_checked_in():
     folder = EXPERIMENTS / "results" / "multiplayer"
     table = pd.read_csv(folder / "multiplayer.csv")
-    assert len(table) == 12 and (table["games"] >= 100).all()
+    searches = {"random", "rules", "ismcts:sims=1000"}
+    for game, agents in table.groupby("game")["agent"].agg(set).items():
+        assert searches <= agents <= searches | {"ppo"}, game
+    assert table["game"].nunique() == 4 and (table["games"] >= 100).all()
     assert set(table["players"]) == {2, 3, 4, 5}
     solo = pd.read_csv(folder / "solo.csv")
-    assert set(solo["agent"]) == {"random", "rules", "ismcts:sims=1000"} and (solo["games"] >= 100).all()
+    assert searches <= set(solo["agent"]) <= searches | {"ppo"} and (solo["games"] >= 100).all()
     games = pd.read_csv(folder / "games.csv")
     assert len(games) == table["games"].sum() + solo["games"].sum()
     assert (folder / "multiplayer.png").exists() and (folder / "multiplayer.md").exists()
@@ -166,9 +207,29 @@ def test_approx_exploitability_of_the_shipped_agents_quick(tmp_path):
                              "--out", str(tmp_path)], capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     table = pd.read_csv(tmp_path / "exploitability.csv")
+    small = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
+    # Quick: the small variant's agent (exact figure known) and the shipped agent with the fewest players above two.
+    multi = min((r for r in _shipped_learned() if elements_ai.load_game(r.game).num_players() > 2),
+                key=lambda r: elements_ai.load_game(r.game).num_players())
+    expected = {_shipped("ppo", small).name, multi.name}
+    assert set(table["recipe"]) == expected
+    assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    two = table[table["seat"] == "both"]
+    assert len(two) == 1 and two["games"].eq(100).all()
+    # A learned response is a lower bound: its interval starts below the exact exploitability.
+    assert (two["low"] <= two["exact"]).all() and two["exact"].between(0.1, 2).all()
+    seats = table[table["recipe"] == multi.name].set_index("seat")
+    players = elements_ai.load_game(multi.game).num_players()
+    assert list(seats.index) == [str(s) for s in range(players)] + ["sum (NashConv)"]
+    assert seats.loc["sum (NashConv)", "bound"] == pytest.approx(seats["bound"].iloc[:players].sum())
+    assert (seats["games"] == 50).all()  # each seat's gain: half as many deals
+    run = _check_run(tmp_path / "exploitability.run.json", "approx_exploitability.py", expected)
+    assert "--shipped --quick" in run["command"] and run["eval_games"] == 100
+    assert "| `elements(deck=1_2_3_6_6_6,hand_size=2,single_round=True)` | `ppo` | both |" in (
+        tmp_path / "exploitability.md").read_text()
+
+
+def _shipped_learned():
     from elements_ai import zoo
 
-    two_player = {r.name for r in zoo.shipped("ppo") + zoo.shipped("az")
-                  if elements_ai.load_game(r.game).num_players() == 2}
-    assert two_player <= set(table["recipe"])
-    assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    return [r for r in zoo.recipes().values() if r.kind in ("ppo", "az") and r in zoo.shipped(r.kind)]

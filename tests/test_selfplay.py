@@ -427,37 +427,78 @@ def _experiment(script: str, out, *extra: str) -> str:
 
 @pytest.mark.slow
 def test_compare_families_quick(tmp_path):
+    import json
+
     import pandas as pd
 
+    from elements_ai import zoo
+
     _experiment("compare_families.py", tmp_path)
-    families = pd.read_csv(tmp_path / "families.csv")
-    small = families[families["game"] == SMALL]
-    assert set(small["agent"]) == {"cfr", "ppo", "ismcts:sims=20", "rules", "random"}
-    assert set(families[families["game"] == "elements"]["agent"]) == {"ppo", "ismcts:sims=20", "rules", "random"}
-    # Exact exploitability on the small variant: CFR's is the smallest, random's and rules' positive.
-    exploitability = small.set_index("agent")["exploitability"]
-    assert exploitability.notna().all() and exploitability["cfr"] < exploitability.drop("cfr").min()
-    assert families[families["game"] == "elements"]["exploitability"].isna().all()
-    strength = pd.read_csv(tmp_path / "ppo_strength.csv")
-    assert set(strength["game"]) == {"elements", "elemental_duel", "elementos"}
-    assert ((strength["score_low"] <= strength["score"]) & (strength["score"] <= strength["score_high"])).all()
+    families = pd.read_csv(tmp_path / "families.csv", keep_default_na=False, na_values=[""])
+    small = families[families["game"] == SMALL].set_index("agent")
+    full = families[families["game"] == "elements"].set_index("agent")
+    # The shipped agents play, each named with the algorithm and recipe that made it: no training here.
+    assert set(small.index) == {"cfr", "ppo", "ismcts:sims=20", "rules", "random"}
+    assert set(full.index) == {"ppo", "ismcts:sims=20", "rules", "random"}
+    cfr = zoo.recipe("cfr-elements-small")
+    ppo_small, ppo = (zoo.find("ppo", elements_ai.load_game(g)) for g in (SMALL, "elements"))
+    assert (small.loc["cfr", "algorithm"], small.loc["cfr", "recipe"]) == (cfr.algorithm, cfr.name)
+    assert small.loc["cfr", "steps"] == cfr.steps and small.loc["cfr", "family"] == "solver"
+    assert (small.loc["ppo", "recipe"], full.loc["ppo", "recipe"]) == (ppo_small.name, ppo.name)
+    assert (full.loc["ppo", "algorithm"], full.loc["ppo", "family"]) == ("ppo", "self-play")
+    assert small.loc["ismcts:sims=20", "algorithm"] == "ismcts" and pd.isna(small.loc["rules", "recipe"])
+    assert (families["games"] == 2 * (families.groupby("game")["agent"].transform("size") - 1)).all()
+    # Exact exploitability on the small variant: the shipped CFR policy's is near 0, the others' far above.
+    exploitability = small["exploitability"]
+    assert exploitability["cfr"] < 1e-6 and exploitability.drop("cfr").min() > 0.1
+    assert exploitability["rules"] == pytest.approx(1.75) and full["exploitability"].isna().all()
+    text = (tmp_path / "families.md").read_text()
+    assert f"| `elements` small | `cfr` | pcfr+, {cfr.steps:,} iterations (`{cfr.name}`) |" in text
+    assert not (tmp_path / "ppo_strength.csv").exists() and not (tmp_path / "runs").exists()
     options = pd.read_csv(tmp_path / "search_options.csv")
     assert "mcts:sims=20,rollout=rules,depth=20" in set(options["agent"]) and (options["opponent"] == "rules").all()
-    for name in ("families.png", "ppo_strength.png", "search_options.png", "ppo_strength.md"):
+    for name in ("families.png", "search_options.png", "search_options.md"):
         assert (tmp_path / name).stat().st_size > 0
+    # The run's record: the command, the evaluation seed, the commit, the machine, the shipped agents.
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["seed"] == 7_000_000 and "compare_families.py --quick --out" in run["command"]
+    assert run["commit"] and ", numba " in run["machine"]
+    assert set(run["parts"]["families"]["agents"]) == {cfr.name, ppo_small.name, ppo.name}
+    for part in ("families", "search_options"):
+        record = json.loads((tmp_path / f"{part}.run.json").read_text())
+        assert record["part"] == part and record["seed"] == run["seed"] and record["command"] == run["command"]
+    tournament = json.loads((tmp_path / "families" / "elements" / "tournament.json").read_text())
+    assert tournament["seed"] == 7_000_000 and tournament["agents"][0] == "ppo"
+
+
+def test_compare_families_ckpt_names_a_game_string(monkeypatch):
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    from compare_families import ckpt_pair
+
+    assert ckpt_pair(f"{SMALL}=runs/a=b") == (str(elements_ai.load_game(SMALL)), "runs/a=b")
+    assert ckpt_pair("elements=runs/x") == (str(elements_ai.load_game("elements")), "runs/x")
+    with pytest.raises(SystemExit, match="GAME=PATH"):
+        ckpt_pair("elements")
 
 
 @pytest.mark.slow
 def test_approx_exploitability_quick(tmp_path):
+    import json
+
     import pandas as pd
 
     _experiment("approx_exploitability.py", tmp_path)
     table = pd.read_csv(tmp_path / "approx_exploitability.csv")
     assert list(table["agent"]) == ["random", "rules", "rules", "ismcts:sims=20"]
     assert ((table["low"] <= table["bound"]) & (table["bound"] <= table["high"])).all()
+    assert list(table["games"]) == [100, 100, 100, 25]  # quick: 100 games (against IS-MCTS 25), seats alternated
     small = table[table["game"] == SMALL]
     assert small["exact"].notna().all() and (small["exact"] > 0).all()
+    # A learned response is a lower bound: its interval starts below the exact exploitability.
+    assert (small["low"] <= small["exact"]).all() and small["within_margin"].notna().all()
     assert (tmp_path / "approx_exploitability.png").stat().st_size > 0
+    run = json.loads((tmp_path / "approx_exploitability.run.json").read_text())
+    assert run["seed"] == 7_000_000 and "approx_exploitability.py --quick" in run["command"] and run["commit"]
 
 
 @pytest.mark.slow
