@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import signal
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -340,9 +341,12 @@ def test_a_damaged_record_is_refused_in_one_line(saved, capfd):
 # --- a real terminal ------------------------------------------------------------------------------
 
 def spawn(*argv: str, cwd: Path):
-    pexpect = pytest.importorskip("pexpect")
+    import pexpect
+
+    # A terminal starts its job with SIGINT at its default; pytest-xdist's workers
+    # ignore it, and an ignored signal stays ignored across exec.
     return pexpect.spawn(sys.executable, ["-m", "elements_ai", *argv], env=ENV, cwd=str(cwd), encoding="utf-8",
-                         timeout=120)
+                         timeout=120, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_a_person_plays_to_the_end_in_a_terminal(tmp_path):
