@@ -296,6 +296,7 @@ def test_search_never_reads_hidden_information(spec, public):
         assert bot_a.step_with_policy(a) == bot_b.step_with_policy(b)
 
 
+@pytest.mark.slow
 def test_a_search_of_the_true_state_tells_the_twins_apart():
     game, (a, b) = _twin_states(PUBLIC[0])
 
@@ -483,6 +484,7 @@ def test_bad_game_or_player_or_state():
 
 # --- the benchmark -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_search_benchmark_quick(tmp_path):
     path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "search.py"
     spec = importlib.util.spec_from_file_location("bench_search", path)

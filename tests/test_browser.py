@@ -177,6 +177,7 @@ def needs(browser):
     return browser
 
 
+@pytest.mark.slow
 def test_a_whole_game_of_elements_clicked_in_the_browser(browser, url):
     browser = needs(browser)
     clicks = play_whole_game(browser, url, "elements", "elements", seed=1)
@@ -184,6 +185,7 @@ def test_a_whole_game_of_elements_clicked_in_the_browser(browser, url):
     assert clicks["picture"] > 0, clicks
 
 
+@pytest.mark.slow
 def test_a_whole_game_of_elementos_clicked_in_the_browser(browser, url):
     browser = needs(browser)
     clicks = play_whole_game(browser, url, "elementos", "elementos(max_moves=40)", seed=2)

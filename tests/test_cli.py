@@ -127,6 +127,7 @@ def test_every_example_parses():
 
 # --- one error path -----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_bad_value_in_a_game_string_is_one_line():
     line = one_error_line(elements_ai_command("tournament", "--game", "elements(single_round=yes)"))
     assert line == "elements-ai: error: elements: parameter single_round must be true or false, got 'yes' (str)"
@@ -281,6 +282,7 @@ def test_ctrl_c_during_start_up_exits_130_quietly(delay, tmp_path):
     assert code in (130, -signal.SIGINT) and "Traceback" not in err and "KeyboardInterrupt" not in err, (code, err)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_the_games_exits_130_and_says_how_to_resume(tmp_path):
     code, err = interrupt_after(0.5, tmp_path, when_games=True)
     assert code == 130 and "Traceback" not in err and "KeyboardInterrupt" not in err, (code, err)
@@ -480,6 +482,7 @@ def _has_ray() -> bool:
     return importlib.util.find_spec("ray") is not None
 
 
+@pytest.mark.slow
 def test_a_fresh_process_reads_games_and_policies_without_loading_them_first(tmp_path):
     # `import elements_ai` registers nothing: what needs the games registers them itself.
     import pickle

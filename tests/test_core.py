@@ -105,6 +105,7 @@ def test_editing_a_rules_file_changes_the_digest(tmp_path, monkeypatch):
     assert _source_digest([module.g]) != before  # a module reached through a jitted function
 
 
+@pytest.mark.slow
 def test_docstring_examples_run():
     modules = [info.name for info in pkgutil.walk_packages(elements_ai.__path__, "elements_ai.")]
     failed, attempted = [], 0

@@ -717,8 +717,15 @@ def _random_positions(count, seed, rows, max_moves=200):
 
 @pytest.mark.parametrize(
     "rows, seed, max_moves, count",
-    # Short histories too: the state then ends a few entries after the board.
-    [(6, 1, 200, 1500), (9, 2, 200, 1500), (15, 3, 200, 1500), (6, 4, 9, 500), (11, 5, 12, 500), (15, 6, 2, 500)],
+    # Short histories too: the state then ends a few entries after the board. The long ones take seconds.
+    [
+        pytest.param(6, 1, 200, 1500, marks=pytest.mark.slow),
+        pytest.param(9, 2, 200, 1500, marks=pytest.mark.slow),
+        pytest.param(15, 3, 200, 1500, marks=pytest.mark.slow),
+        (6, 4, 9, 500),
+        (11, 5, 12, 500),
+        (15, 6, 2, 500),
+    ],
 )
 def test_legal_masks_and_transitions_match_the_reference_on_random_positions(rows, seed, max_moves, count):
     cfg, states = _random_positions(count, seed, rows, max_moves)
@@ -779,6 +786,7 @@ def test_legal_masks_and_transitions_match_the_reference_in_random_games(params)
 
 # OpenSpiel conformance and the faces' agreement run for every variant in test_games.py.
 
+@pytest.mark.slow
 def test_vector_env_games_end_and_no_live_game_lacks_an_action():
     env = elements_ai.make_vec("elementos", num_envs=4096, seed=1, rows=6, max_moves=400)
     cfg = env.config.cfg

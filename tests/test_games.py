@@ -28,16 +28,36 @@ CASES = [
 FACES_GAMES = 2000
 
 
+def cases(slow):
+    """CASES, with the variants named in ``slow`` ("game-variant") marked slow: their long
+    runs are left to the whole suite, and `pytest -m "not slow"` keeps the cheap ones."""
+    unknown = set(slow) - {case.id for case in CASES}
+    assert not unknown, f"no such variant: {sorted(unknown)}"
+    return [
+        pytest.param(*case.values, id=case.id, marks=pytest.mark.slow) if case.id in slow else case for case in CASES
+    ]
+
+
 def load(name, variant):
     return elements_ai.load_game(name, **elements_ai.get_kernel(name).variants[variant])
 
 
-@pytest.mark.parametrize("name, variant", CASES)
+@pytest.mark.parametrize("name, variant", cases(slow={
+    "elementos-default", "elementos-long_board",
+    "elements1997-default", "elements1997-four_aside",
+    "elementum-default", "elementum-three", "elementum-four", "elementum-overload",
+}))
 def test_openspiel_conformance(name, variant):
     check_conformance(load(name, variant), num_sims=10)
 
 
-@pytest.mark.parametrize("name, variant", CASES)
+@pytest.mark.parametrize("name, variant", cases(slow={
+    "elemental_duel-default",
+    "elementos-default", "elementos-standard", "elementos-small", "elementos-long_board",
+    "elements-default", "elements-round",
+    "elements1997-default", "elements1997-four_aside", "elements1997-five",
+    "elementum-default", "elementum-three", "elementum-four", "elementum-overload",
+}))
 def test_faces_agree(name, variant):
     kernel = elements_ai.get_kernel(name)
     games = max(500, FACES_GAMES // len(kernel.variants))

@@ -374,7 +374,7 @@ def test_a_person_plays_to_the_end_in_a_terminal(tmp_path):
                       f"p1 (rules) {record.returns[1]:+g}")
 
 
-@pytest.mark.parametrize("key, status", [("ctrl-c", 130), ("ctrl-d", 0)])
+@pytest.mark.parametrize("key, status", [pytest.param("ctrl-c", 130, marks=pytest.mark.slow), ("ctrl-d", 0)])
 def test_ctrl_c_and_ctrl_d_in_a_terminal_keep_the_game_so_far(key, status, tmp_path):
     import pexpect
 

@@ -13,7 +13,19 @@ def test_the_readme_has_python_examples():
     assert len(BLOCKS) >= 2
 
 
-@pytest.mark.parametrize("index", range(len(BLOCKS)))
+# Blocks that take seconds (the tour touches every face and solves a game; a generic function
+# compiles), each known by a line of its own: `pytest -m "not slow"` leaves them out.
+SLOW = ["# The vector face: 4096 games at once", "count_legal[game.kernel](game.cfg, state.array, mask)"]
+assert all(sum(line in block for block in BLOCKS) == 1 for line in SLOW), "a SLOW line is in no block, or in several"
+
+
+INDICES = [
+    pytest.param(i, marks=[pytest.mark.slow] if any(line in block for line in SLOW) else [])
+    for i, block in enumerate(BLOCKS)
+]
+
+
+@pytest.mark.parametrize("index", INDICES)
 def test_readme_block_runs_on_its_own(index):
     exec(compile(BLOCKS[index], f"README.md python block {index + 1}", "exec"), {"__name__": "readme"})
 

@@ -55,8 +55,8 @@ def test_every_variant_draws_well_formed_svg_from_start_to_end(name, params):
 
 LEAK_GAMES = [(name, {}) for name in elements_ai.GAMES] + [
     ("elementos", {"setup": "random"}),
-    ("elements1997", {"players": 4, "empty_slots": "aside", "rounds": 2}),
-    ("elementum", {"players": 3}),
+    pytest.param("elements1997", {"players": 4, "empty_slots": "aside", "rounds": 2}, marks=pytest.mark.slow),
+    pytest.param("elementum", {"players": 3}, marks=pytest.mark.slow),
 ]
 
 

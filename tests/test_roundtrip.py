@@ -18,11 +18,15 @@ import pytest
 import elements_ai
 from elements_ai.testing import random_action, random_states
 
+# The longest variants take seconds each: `pytest -m "not slow"` leaves them out and keeps
+# at least one variant of every game.
+SLOW = {"elements1997-four_aside", "elements1997-five", "elementum-three", "elementum-four"}
 CASES = [
-    pytest.param(name, variant, id=f"{name}-{variant}")
+    pytest.param(name, variant, id=f"{name}-{variant}", marks=pytest.mark.slow if f"{name}-{variant}" in SLOW else ())
     for name in elements_ai.GAMES
     for variant in elements_ai.get_kernel(name).variants
 ]
+assert SLOW <= {case.id for case in CASES}, "SLOW names a variant that does not exist"
 
 
 def load(name, variant):

@@ -53,7 +53,7 @@ def openspiel_table(policy) -> dict[str, dict[int, float]]:
     return {key: dict(pairs) for key, pairs in policy.policy_table().items()}
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+@pytest.mark.parametrize("name", ["kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow)])
 @pytest.mark.parametrize(
     "algorithm, reference", [("cfr", pyspiel.CFRSolver), ("cfr+", pyspiel.CFRPlusSolver)], ids=["cfr", "cfr+"]
 )
@@ -79,7 +79,9 @@ def test_cfr_and_cfr_plus_match_openspiel_cpp(name, algorithm, reference, trees)
 
 
 @pytest.mark.parametrize(
-    "name, iterations", [("kuhn_poker", 50), ("leduc_poker", 5)], ids=["kuhn_poker", "leduc_poker"]
+    "name, iterations",
+    [("kuhn_poker", 50), pytest.param("leduc_poker", 5, marks=pytest.mark.slow)],
+    ids=["kuhn_poker", "leduc_poker"],
 )
 @pytest.mark.parametrize(
     "algorithm, reference",
@@ -123,7 +125,7 @@ def random_tabular_policy(game, seed):
     return table
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", TINY])
+@pytest.mark.parametrize("name", ["kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow), TINY])
 def test_exploitability_of_uniform_and_random_policies_matches_openspiel(name, trees):
     game = pyspiel.load_game(name)
     for given in (openspiel_policy.UniformRandomPolicy(game), random_tabular_policy(game, seed=3)):

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import elements_ai
 
 SOLVERS = Path(elements_ai.__file__).resolve().parent / "solvers"
@@ -100,6 +102,7 @@ def test_no_function_imports_a_module_that_imports_it_back():
     assert not dodges, "\n".join(dodges)
 
 
+@pytest.mark.slow
 def test_every_module_imports_first():
     """Each module imported before any other solvers module (its package's __init__
     left out, which would fix the order) loads: no circle shows up in any order."""

@@ -67,6 +67,7 @@ def test_the_package_runs_as_a_module_and_its_help_shows_examples():
     assert "examples:" in result.stdout and 'elements-ai demo "elements(single_round=true)" --seed 3' in result.stdout
 
 
+@pytest.mark.slow
 def test_a_closed_output_pipe_ends_the_command_quietly():
     # As with `elements-ai demo elements | head`: the reader has gone before the
     # command writes (a pipe whose read end is closed), so every write fails.
@@ -80,6 +81,7 @@ def test_a_closed_output_pipe_ends_the_command_quietly():
     assert result.returncode == 0 and result.stderr == ""
 
 
+@pytest.mark.slow
 def test_quickstart_notebook_runs():
     import nbclient
     import nbformat

@@ -351,6 +351,7 @@ def test_the_ray_backend_is_named_when_missing(monkeypatch, tmp_path, capsys):
 
 # --- SPRT --------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_sprt_stops_a_lopsided_match_early(tmp_path):
     sprt = SPRT(0, 100)
     games = tournament(SMALL, ["mcts:sims=100", "random"], games=400, sprt=sprt, workers=2, out=tmp_path,
@@ -382,6 +383,7 @@ def test_the_command_prints_the_table_and_where_the_files_are(tmp_path, capsys):
     assert ratings_file.columns[:5].tolist() == ["agent", "rating", "ci_low", "ci_high", "games"]
 
 
+@pytest.mark.slow
 def test_the_command_stops_quietly_when_its_reader_goes(tmp_path):
     process = subprocess.Popen(
         [*CLI, "--game", SMALL, "--agents", "random", "rules", "--games", "2", "--workers", "1", "--quiet",

@@ -100,6 +100,7 @@ def _check_replayed(killer: _Killer, played, reference, handed: list[int], log: 
     assert "while playing game" in log and "replaying game" in log, log
 
 
+@pytest.mark.slow
 def test_a_killed_worker_process_is_replaced_and_its_games_played_again(tmp_path, monkeypatch, caplog):
     reference = tournament(GAME, AGENTS, games=GAMES, seed=3, workers=1, progress=False, report=False)
     handed = _recording(monkeypatch, "run_local")
@@ -153,6 +154,7 @@ def _tasks(games: int):
     return [(config.game, config.agents, item) for item in config.schedule]
 
 
+@pytest.mark.slow
 def test_a_game_that_always_kills_its_worker_stops_the_tournament_in_one_line(caplog):
     # The workers import this module by name: pytest puts tests/ on sys.path, which they inherit.
     tasks = _tasks(40)
@@ -170,6 +172,7 @@ def test_a_game_that_always_kills_its_worker_stops_the_tournament_in_one_line(ca
     assert not [pid for pid, command, _ in _descendants(os.getpid()) if "spawn_main" in command], "workers left"
 
 
+@pytest.mark.slow
 def test_an_error_in_a_game_is_raised_as_itself():
     with pytest.raises(KeyError, match="a bot's bug"):
         list(run_local(_tasks(40), 2, play=_fail_on_one_game))

@@ -306,6 +306,7 @@ def test_malformed_requests_get_a_4xx_and_a_one_line_error(client):
     assert client.get(f"/api/games/{id}").json() == view  # nothing changed
 
 
+@pytest.mark.slow
 def test_a_slow_bot_leaves_the_server_and_other_games_responsive():
     """The bot's search runs in a worker thread without the GIL: while it thinks, the
     same game's view and another game's answer at once."""
@@ -387,6 +388,7 @@ def test_serve_on_a_port_in_use_or_out_of_range_is_one_line(capsys):
     assert capsys.readouterr().err.strip() == "elements-ai: error: --port must be from 0 to 65535, got 70000"
 
 
+@pytest.mark.slow
 def test_serve_serves_the_page_on_this_machine_until_ctrl_c():
     process = subprocess.Popen([sys.executable, "-m", "elements_ai", "serve", "--port", "0"], env=ENV,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -142,6 +142,7 @@ def test_a_game_without_a_shipped_agent_is_one_line_naming_those_that_have_one()
             assert entry.game in message
 
 
+@pytest.mark.slow
 def test_the_shipped_agents_play_with_the_base_install_alone():
     # torch made unimportable: what `pip install .` without extras gives.
     code = textwrap.dedent(f"""
