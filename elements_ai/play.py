@@ -29,12 +29,14 @@ from typing import TextIO
 import numpy as np
 import pyspiel
 
+from .agents.bots import draw_chance
 from .core.kernel import CHANCE
 from .core.params import ParameterError
 from .loader import short_game
 from .record import GameRecord, Move
 
-__all__ = ["HUMAN", "choose_seats", "play", "read_entry", "replay", "result_lines", "seen_move", "standing"]
+__all__ = ["HUMAN", "choose_seats", "play", "read_entry", "replay", "result_lines", "seen_move", "seen_text",
+           "standing"]
 
 HUMAN = "human"  # the seat name a record gives the person
 DEFAULT_BOT = "rules"
@@ -110,10 +112,6 @@ def _after(state, action: int):
     return child
 
 
-def _choices(state) -> list[int]:
-    return [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-
-
 def _worlds(state, viewer: int, count: int) -> Iterable:
     """Up to ``count`` other states ``viewer`` cannot tell from ``state`` (none if the
     game cannot draw them)."""
@@ -130,11 +128,8 @@ def _worlds(state, viewer: int, count: int) -> Iterable:
 
 
 def seen_move(state, action: int, viewer: int) -> str:
-    """``action``, played at ``state`` (before it is applied), as seat ``viewer`` saw it.
-
-    A move is shown by name when the viewer could tell it from every other move
-    possible there, in the true state and in states they cannot tell from it;
-    otherwise by the first word its possible names share, or not at all:
+    """``action``, played at ``state`` (before it is applied), as seat ``viewer`` saw it,
+    after its mover (``seen_text`` says how much of it they saw).
 
     >>> import elements_ai
     >>> from elements_ai.testing import play_by_strings
@@ -145,15 +140,23 @@ def seen_move(state, action: int, viewer: int) -> str:
     ('p0: hide plant 1', 'p0: hide (hidden)')
     """
     player = state.current_player()
-    who = "chance" if player == CHANCE else f"p{player}"
+    return f"{'chance' if player == CHANCE else f'p{player}'}: {seen_text(state, action, viewer)}"
+
+
+def seen_text(state, action: int, viewer: int) -> str:
+    """``action``, played at ``state``, as seat ``viewer`` saw it: by name when the
+    viewer could tell it from every other move possible there, in the true state and
+    in states they cannot tell from it; otherwise by the first word its possible names
+    share (``hide (hidden)``), or not at all (``(hidden)``)."""
+    player = state.current_player()
     text = state.action_to_string(player, action)
     if player == viewer:
-        return f"{who}: {text}"
+        return text
     seen = _view(_after(state, action), viewer)
 
     def confused_with(world) -> list[str]:
         names = []
-        for other in _choices(world):
+        for other in world.legal_actions():  # chance outcomes at a chance node
             name = world.action_to_string(player, other)
             if name != text and _view(_after(world, other), viewer) == seen:
                 names.append(name)
@@ -161,7 +164,7 @@ def seen_move(state, action: int, viewer: int) -> str:
 
     confused = confused_with(state)
     if not confused:
-        forced = len(_choices(state)) == 1
+        forced = len(state.legal_actions()) == 1
         # A forced move (the last card of a hand, say) is checked against more worlds:
         # they alone can show that it names what the viewer cannot know; they are cheap.
         worlds = list(_worlds(state, viewer, FORCED_WORLDS if forced else WORLDS))
@@ -172,10 +175,10 @@ def seen_move(state, action: int, viewer: int) -> str:
             if confused:
                 break
     if not confused:
-        return f"{who}: {text}"
+        return text
     first = {name.split()[0] if name.split() else "" for name in (text, *confused)}
     kind = first.pop() if len(first) == 1 else ""
-    return f"{who}: {kind + ' ' if kind else ''}(hidden)"
+    return f"{kind + ' ' if kind else ''}(hidden)"
 
 
 def _collapse(lines: list[str]) -> list[str]:
@@ -418,8 +421,7 @@ def play(
         while not state.is_terminal():
             player = state.current_player()
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                action = int(outcomes[rng.choice(len(outcomes), p=probs)])
+                action = draw_chance(state, rng)
             elif player == seat:
                 turns += 1
                 print(f"\n--- your move (p{seat}), turn {turns} ---", file=out)

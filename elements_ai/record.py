@@ -91,9 +91,8 @@ class GameRecord:
         for number, move in enumerate(self.moves, start=1):
             if state.is_terminal():
                 raise RecordError(f"{where}: move {number} comes after the end of the game")
-            legal = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
-                     else state.legal_actions())
-            if move.player != state.current_player() or move.action not in legal:
+            # At a chance node the legal actions are its outcomes.
+            if move.player != state.current_player() or move.action not in state.legal_actions():
                 raise RecordError(f"{where}: move {number} ({move.text!r} by player {move.player}) is not legal "
                                   f"there; player {state.current_player()} is to move")
             state.apply_action(move.action)

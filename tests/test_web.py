@@ -178,11 +178,11 @@ def test_the_log_does_not_tell_the_others_hidden_moves(client):
     view = play_out(client, id, random.Random(3))
     deals = [e["text"] for e in view["log"] if e["player"] == -1 and e["text"].startswith("deal")]
     hand = elements_ai.load_game("elements").get_parameters()["hand_size"]
-    assert deals.count("deal (unseen)") == hand and len(deals) == 2 * hand
+    assert deals.count("deal (hidden)") == hand and len(deals) == 2 * hand
     id = new_game(client, FAST["elemental_duel"], seat=0, seed=2)
     view = play_out(client, id, random.Random(3))
     others = [e["text"] for e in view["log"] if e["player"] == 1]
-    assert "hide (unseen)" in others or "defend (unseen)" in others
+    assert "hide (hidden)" in others or "defend (hidden)" in others
     assert not [t for t in others if re.fullmatch(r"(hide|defend) \w+( \d)?", t)], others
     record = GameRecord.from_json(client.get(f"/api/games/{id}/record").text)
     assert any(re.fullmatch(r"hide \w+( \d)?", m.text) for m in record.moves if m.player == 1)

@@ -235,6 +235,14 @@ class ISMCTSBot(_SearchBot):
     params = {**SEARCH_PARAMS, **SELECT_PARAM}
 
 
+def draw_chance(state, rng: np.random.Generator) -> int:
+    """A chance outcome of ``state`` drawn from ``rng`` with the outcomes' probabilities
+    (how ``play_game``, ``elements-ai play``, the web page and the environments draw
+    them, so that one seed gives one deal everywhere)."""
+    outcomes, probs = zip(*state.chance_outcomes())
+    return int(outcomes[rng.choice(len(outcomes), p=probs)])
+
+
 def play_game(game, bots, seed: int = 0, state=None) -> tuple[list[float], list[int]]:
     """Plays one game (from ``state`` or the start) with one bot per seat.
 
@@ -254,8 +262,7 @@ def play_game(game, bots, seed: int = 0, state=None) -> tuple[list[float], list[
     actions = []
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            action = int(outcomes[rng.choice(len(outcomes), p=probs)])
+            action = draw_chance(state, rng)
         else:
             player = state.current_player()
             action = int(bots[player].step(state))

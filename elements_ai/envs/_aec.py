@@ -27,10 +27,10 @@ import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ._common import RENDER_MODES, Face, load
+from ._common import RENDER_MODES, Face, GameView, load
 
 
-class ElementsAEC(AECEnv):
+class ElementsAEC(GameView, AECEnv):
     """A game as a PettingZoo AEC environment; see ``make_pettingzoo``.
 
     ``game_state`` is the OpenSpiel state (read it, do not apply actions to it);
@@ -116,14 +116,6 @@ class ElementsAEC(AECEnv):
         else:
             self.agent_selection = self.possible_agents[state.current_player()]
 
-    def returns(self) -> list[float]:
-        """The game's returns so far (OpenSpiel's ``state.returns()``)."""
-        return self.game_state.returns()
-
-    def render(self):
-        if self.game_state is None:
-            raise RuntimeError(f"{self._face.name}: call reset() before render()")
-        return self._face.render(self.game_state)
 
     def close(self) -> None:
         pass

@@ -11,6 +11,7 @@ import numpy as np
 import pyspiel
 from gymnasium import spaces
 
+from ..agents.bots import draw_chance
 from ..core.params import ParameterError
 
 OBSERVATIONS = ("observation", "information_state")
@@ -93,17 +94,11 @@ class Face:
         names = ", ".join(f"{a} ({state.action_to_string(player, a)})" for a in legal)
         return f"{self.name}: action {action} is not legal for {who} here; legal: {names}"
 
-    @staticmethod
-    def draw(state, rng: np.random.Generator) -> int:
-        """A chance outcome drawn from ``rng`` (as ``agents.bots.play_game`` draws them)."""
-        outcomes, probs = zip(*state.chance_outcomes())
-        return int(outcomes[rng.choice(len(outcomes), p=probs)])
-
     def chance(self, state, rng: np.random.Generator) -> list[float]:
         """Draws chance outcomes until a player is to move or the game ends; the rewards they gave."""
         total = [0.0] * self.num_players
         while state.is_chance_node():
-            state.apply_action(self.draw(state, rng))
+            state.apply_action(draw_chance(state, rng))
             total = [t + r for t, r in zip(total, state.rewards())]
         return total
 
@@ -120,3 +115,17 @@ class Face:
         from ..render.png import to_rgb_array
 
         return to_rgb_array(state)
+
+
+class GameView:
+    """What both environments read off the OpenSpiel state they hold (``game_state``,
+    drawn by their ``_face``)."""
+
+    def returns(self) -> list[float]:
+        """The game's returns so far (OpenSpiel's ``state.returns()``)."""
+        return self.game_state.returns()
+
+    def render(self):
+        if self.game_state is None:
+            raise RuntimeError(f"{self._face.name}: call reset() before render()")
+        return self._face.render(self.game_state)

@@ -27,13 +27,14 @@ import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
 
+from ..agents.bots import draw_chance
 from ..core.params import ParameterError
-from ._common import RENDER_MODES, Face, load
+from ._common import RENDER_MODES, Face, GameView, load
 
 ILLEGAL = ("raise", "lose")
 
 
-class ElementsGym(gymnasium.Env):
+class ElementsGym(GameView, gymnasium.Env):
     """Seat ``seat`` of a game against bots; see ``make_gymnasium``.
 
     ``bots`` maps each other seat to its bot and ``bot_specs`` to its spec;
@@ -136,7 +137,7 @@ class ElementsGym(gymnasium.Env):
         reward = 0.0
         while not state.is_terminal() and state.current_player() != self.seat:
             if state.is_chance_node():
-                action = self._face.draw(state, self.np_random)
+                action = draw_chance(state, self.np_random)
             else:
                 player = state.current_player()
                 action = int(self.bots[player].step(state))
@@ -159,11 +160,3 @@ class ElementsGym(gymnasium.Env):
             return np.zeros(self._face.num_actions, bool)
         return self._face.mask(self.game_state, self.seat).astype(bool)
 
-    def returns(self) -> list[float]:
-        """The game's returns so far (OpenSpiel's ``state.returns()``)."""
-        return self.game_state.returns()
-
-    def render(self):
-        if self.game_state is None:
-            raise RuntimeError(f"{self._face.name}: call reset() before render()")
-        return self._face.render(self.game_state)

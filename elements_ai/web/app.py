@@ -66,8 +66,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..agents.bots import draw_chance
 from ..core.params import ParameterError
 from ..loader import GAMES, get_kernel, load_game
+from ..play import seen_text
 from ..record import GameRecord
 from ..registry import BOTS, list_bots, make_bot
 from ..render import clicks, render
@@ -167,31 +169,12 @@ class Table:
     def finished(self) -> bool:
         return self.state.is_terminal()
 
-    def _seen(self, state, player: int, action: int) -> str:
-        """The move as the person saw it: whole if their information state tells it
-        apart from the mover's other choices, else only the verb they share."""
-        text = state.action_to_string(player, action)
-        if player == self.seat:
-            return text
-        choices = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-
-        def seen_after(a: int) -> str:
-            after = state.child(a)
-            return after.information_state_string(self.seat)
-
-        after = seen_after(action)
-        alike = [state.action_to_string(player, a) for a in choices if a != action and seen_after(a) == after]
-        if not alike:
-            return text
-        verbs = {t.split(" ", 1)[0] for t in [text, *alike]}
-        return f"{verbs.pop()} (unseen)" if len(verbs) == 1 else "(a move you do not see)"
-
     def _apply(self, action: int) -> None:
         """Plays ``action`` at the current state (with ``lock`` held)."""
         state = self.state
         player = int(state.current_player())
         entry = {"n": len(self.record.moves) + 1, "player": player,
-                 "who": "chance" if player < 0 else self.who[player], "text": self._seen(state, player, action)}
+                 "who": "chance" if player < 0 else self.who[player], "text": seen_text(state, action, self.seat)}
         if player >= 0:
             for other, bot in self.bots.items():
                 if other != player:
@@ -228,9 +211,7 @@ class Table:
                 if state.is_terminal():
                     raise ApiError(409, "the game is over")
                 if state.is_chance_node():
-                    outcomes, probs = zip(*state.chance_outcomes())
-                    probs = np.asarray(probs, dtype=float)
-                    self._apply(int(outcomes[self.rng.choice(len(outcomes), p=probs / probs.sum())]))
+                    self._apply(draw_chance(state, self.rng))
                     return
                 player = int(state.current_player())
                 if player == self.seat:
