@@ -133,7 +133,7 @@ def test_a_record_file_loads_as_replay_reads_it(client, tmp_path):
 def test_a_solo_game_needs_no_bots(client):
     id = new_game(client, "elementum(players=1)", bots=[])
     view = play_out(client, id, random.Random(1))
-    assert view["result"].startswith("Game over: your return is")
+    assert re.fullmatch(r"Game over: you scored \d+ points \(\w[\w ]*\)", view["result"]), view["result"]
 
 
 def test_the_view_shows_only_what_the_person_sees(client):

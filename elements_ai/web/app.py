@@ -69,7 +69,7 @@ from starlette.staticfiles import StaticFiles
 from ..agents.bots import draw_chance
 from ..core.params import ParameterError
 from ..loader import GAMES, get_kernel, load_game
-from ..play import seen_text
+from ..play import result_lines, seen_text
 from ..record import GameRecord
 from ..registry import BOTS, list_bots, make_bot
 from ..render import clicks, render
@@ -120,22 +120,10 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _result(returns: list[float], seat: int, who: list[str]) -> str:
-    """``Game over: you win (returns: you +1, p1 random -1)`` and the like."""
-    detail = ", ".join(f"{who[p]} {r:+g}" for p, r in enumerate(returns))
-    if len(returns) == 1:
-        return f"Game over: your return is {returns[0]:+g}"
-    best = max(returns)
-    winners = [p for p, r in enumerate(returns) if r == best]
-    if len(winners) == len(returns):
-        verdict = "a draw"
-    elif winners == [seat]:
-        verdict = "you win"
-    elif seat in winners:
-        verdict = "you share the win with " + " and ".join(who[p] for p in winners if p != seat)
-    else:
-        verdict = " and ".join(who[p] for p in winners) + (" win" if len(winners) > 1 else " wins")
-    return f"Game over: {verdict} (returns: {detail})"
+def _result(state, seats: list[str], seat: int) -> str:
+    """``Game over: you won; returns p0 (you) +1, p1 (random) -1`` and the like, in the
+    words of ``elements-ai play`` (points for the games scored in points)."""
+    return "Game over: " + result_lines(state, seats, me=seat, card=False)[-1].removeprefix("result: ")
 
 
 class Table:
@@ -255,7 +243,7 @@ class Table:
             "log": log,
             "finished": finished,
             "returns": returns,
-            "result": _result(returns, self.seat, self.who) if finished else None,
+            "result": _result(state, self.record.seats, self.seat) if finished else None,
         }
 
 
