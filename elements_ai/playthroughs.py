@@ -1,4 +1,4 @@
-"""Playthroughs: one recorded random game per game and notable variant, as OpenSpiel keeps them.
+"""Playthroughs: one recorded random game per game and declared variant, as OpenSpiel keeps them.
 
 Each file in ``tests/playthroughs/`` is the text of OpenSpiel's
 ``generate_playthrough`` for one game string: the game's type and sizes, then every
@@ -46,16 +46,24 @@ class Playthrough(NamedTuple):
 PLAYTHROUGHS: dict[str, Playthrough] = {
     "elements.txt": Playthrough("elements", 1),
     "elements-small.txt": Playthrough("elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)", 1),
+    "elements-round.txt": Playthrough("elements(single_round=true)", 1),
+    "elements-short_match.txt": Playthrough("elements(target_score=2,hand_size=3)", 1),
     "elemental_duel.txt": Playthrough("elemental_duel", 1),
+    "elemental_duel-short.txt": Playthrough("elemental_duel(num_territories=3)", 1),
     "elemental_duel-one_duel.txt": Playthrough("elemental_duel(num_territories=1)", 1),
     # At the default 200 moves elementos's history tensors make a file of several
     # megabytes; 40 moves show the same pieces.
     "elementos.txt": Playthrough("elementos(max_moves=40)", 1),
     "elementos-standard.txt": Playthrough("elementos(setup=standard,max_moves=40)", 1),
+    "elementos-small.txt": Playthrough("elementos(rows=6,max_moves=40)", 1),
+    "elementos-long_board.txt": Playthrough("elementos(rows=15,setup=standard,max_moves=40)", 1),
     "elements1997.txt": Playthrough("elements1997", 1, slow=True),
     # Five players over five rounds make a file of about 4 MB: one round shows them.
     "elements1997-five.txt": Playthrough("elements1997(players=5,rounds=1)", 1, slow=True),
+    "elements1997-four_aside.txt": Playthrough("elements1997(players=4,empty_slots=aside,rounds=2)", 1, slow=True),
     "elementum.txt": Playthrough("elementum", 1, slow=True),
+    "elementum-three.txt": Playthrough("elementum(players=3)", 1, slow=True),
+    "elementum-overload.txt": Playthrough("elementum(overload=true)", 1, slow=True),
     "elementum-solo.txt": Playthrough("elementum(players=1)", 1),
     "elementum-four.txt": Playthrough("elementum(players=4)", 1, slow=True),
 }
@@ -66,7 +74,7 @@ def _openspiel():
     from absl import flags
     from open_spiel.python.algorithms import generate_playthrough
 
-    import elements_ai  # noqa: F401 (registers the games)
+    import elements_ai.games  # noqa: F401 (registers the games with pyspiel)
 
     # Reading a file consults an absl flag (action ids or names); its default is
     # what these files use.

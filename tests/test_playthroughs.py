@@ -5,6 +5,8 @@ outcomes or returns. If the change is intended, rewrite the files with
 ``python -m elements_ai.playthroughs --refresh`` and review their diff.
 """
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,6 +39,33 @@ def test_every_game_has_a_playthrough_and_every_file_an_entry():
     recorded = {entry.game.split("(")[0] for entry in PLAYTHROUGHS.values()}
     assert recorded == set(elements_ai.GAMES)
     assert sorted(path.name for path in DIRECTORY.glob("*.txt")) == sorted(PLAYTHROUGHS)
+
+
+def test_every_declared_variant_has_a_playthrough():
+    """Each variant a game declares is recorded; only elementos's move cap may be
+    shorter, as its history tensors grow with it."""
+
+    def params(game_string):
+        found = elements_ai.load_game(game_string).get_parameters()
+        found.pop("max_moves", None)
+        return found
+
+    recorded = [params(entry.game) for entry in PLAYTHROUGHS.values()]
+    for name in elements_ai.GAMES:
+        for variant, settings in elements_ai.get_kernel(name).variants.items():
+            wanted = elements_ai.load_game(name, **settings).get_parameters()
+            wanted.pop("max_moves", None)
+            assert wanted in recorded, f"{name} variant {variant!r} has no playthrough in PLAYTHROUGHS"
+
+
+def test_the_documented_command_checks_the_files_in_a_fresh_interpreter():
+    """``python -m elements_ai.playthroughs`` registers the games itself (a fresh
+    process has not imported them) and reports the files up to date."""
+    done = subprocess.run([sys.executable, "-m", "elements_ai.playthroughs", "--dir", str(DIRECTORY),
+                           "elements-small.txt", "elemental_duel-one_duel.txt"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "every playthrough is up to date"
 
 
 def test_a_changed_line_shows_as_a_difference(tmp_path):
