@@ -223,6 +223,10 @@ def test_approx_exploitability_of_the_shipped_agents_quick(tmp_path):
     assert list(seats.index) == [str(s) for s in range(players)] + ["sum (NashConv)"]
     assert seats.loc["sum (NashConv)", "bound"] == pytest.approx(seats["bound"].iloc[:players].sum())
     assert (seats["games"] == 50).all()  # each seat's gain: half as many deals
+    # Two responders (from nothing, from a copy of the agent): each row keeps the larger.
+    learned = table[table["seat"] != "sum (NashConv)"]
+    assert set(learned["start"]) <= {"nothing", "copy"}
+    assert (learned["bound"] >= learned["other_start_bound"]).all()
     run = _check_run(tmp_path / "exploitability.run.json", "approx_exploitability.py", expected)
     assert "--shipped --quick" in run["command"] and run["eval_games"] == 100
     assert "| `elements(deck=1_2_3_6_6_6,hand_size=2,single_round=True)` | `ppo` | both |" in (
