@@ -109,6 +109,8 @@ def _update_chunks(
     infoset_members,
     member_child,
     work,
+    instant,
+    direct,
     policy,
     regret,
     cumulative,
@@ -119,6 +121,8 @@ def _update_chunks(
     positive_factor,
     negative_factor,
 ):
+    # ``direct``: ``regrets_up`` added the regrets into ``instant`` (one thread), read
+    # and cleared here; else each sequence sums its nodes' slots of ``work``.
     predictive = prediction.shape[0] > 0
     while True:
         first_j, stop_j = chunk(taken, first_infoset, stop_infoset)
@@ -135,10 +139,14 @@ def _update_chunks(
                     cumulative[s] += weight * policy[s]
             last = infoset_members[infoset + 1] - 1
             for s in range(first, stop):
-                instant = 0.0  # summed as sweeps.gather sums
-                for d in range(last + 1 - infoset_members[infoset]):
-                    instant += work[np.uint64(member_child[np.uint64(last - d)] + s - first)]
-                r = regret[s] + instant
+                if direct:
+                    total = instant[s]
+                    instant[s] = 0.0
+                else:
+                    total = 0.0  # summed as sweeps.gather sums
+                    for d in range(last + 1 - infoset_members[infoset]):
+                        total += work[np.uint64(member_child[np.uint64(last - d)] + s - first)]
+                r = regret[s] + total
                 if r >= 0.0:
                     r *= positive_factor
                 else:
@@ -147,7 +155,7 @@ def _update_chunks(
                     r = 0.0
                 regret[s] = r
                 if predictive:
-                    prediction[s] = instant
+                    prediction[s] = total
             regret_matching(regret, prediction, first, stop, policy)
 
 
@@ -175,8 +183,8 @@ def _update_threads(
     for _ in nb.prange(lanes):
         _update_chunks(
             taken, first_infoset, stop_infoset, player_infosets, infoset_first, infoset_members, member_child, work,
-            policy, regret, cumulative, prediction, own_reach, average_weight, regret_floor, positive_factor,
-            negative_factor,
+            work[:0], False, policy, regret, cumulative, prediction, own_reach, average_weight, regret_floor,
+            positive_factor, negative_factor,
         )
 
 
@@ -192,6 +200,7 @@ def _update_player(
     infoset_members,
     member_child,
     work,
+    instant,
     policy,
     regret,
     cumulative,
@@ -203,9 +212,10 @@ def _update_player(
     negative_factor,
 ):
     """After a player's pass (``regrets_up`` has left each node's instantaneous
-    regrets in ``work``): adds the pass to the average policy, sums and accumulates
-    the regrets and matches them into the player's next policy, information sets in
-    parallel on ``lanes`` threads."""
+    regrets in ``work``, or on one thread their sums per sequence in ``instant``):
+    adds the pass to the average policy, sums and accumulates the regrets and
+    matches them into the player's next policy, information sets in parallel on
+    ``lanes`` threads."""
     # The average needs the player's own reach of each information set, with the
     # policy of this pass: parents come first, so one forward loop gives it, before
     # any information set changes its policy.
@@ -222,8 +232,8 @@ def _update_player(
     else:
         _update_chunks(
             new_counter(), first_infoset, stop_infoset, player_infosets, infoset_first, infoset_members,
-            member_child, work, policy, regret, cumulative, prediction, own_reach, average_weight, regret_floor,
-            positive_factor, negative_factor,
+            member_child, work, instant, True, policy, regret, cumulative, prediction, own_reach, average_weight,
+            regret_floor, positive_factor, negative_factor,
         )
 
 
@@ -251,6 +261,7 @@ def _run(
     regret,
     cumulative,
     prediction,
+    instant,
     own_reach,
     work,
     regret_floor,
@@ -275,12 +286,12 @@ def _run(
             )
             regrets_up(
                 player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, utility, tasks,
-                top, lanes, policy, work,
+                top, lanes, policy, work, instant,
             )
             _update_player(
                 player_first[player], player_first[player + 1], player_infosets, infoset_first, infoset_parent,
-                sequence_infoset, lanes, infoset_members, member_child, work, policy, regret, cumulative, prediction,
-                own_reach, average_weight, regret_floor, positive_factor, negative_factor,
+                sequence_infoset, lanes, infoset_members, member_child, work, instant, policy, regret, cumulative,
+                prediction, own_reach, average_weight, regret_floor, positive_factor, negative_factor,
             )
 
 
@@ -352,6 +363,7 @@ class CFRSolver:
         self.regret = np.zeros(sequences)
         self.cumulative = np.zeros(sequences)
         self.prediction = np.zeros(sequences if self.settings.predictive else 0)
+        self._instant = np.zeros(sequences)  # the regrets of a pass on one thread (regrets_up)
         self._own_reach = np.zeros(tree.num_infosets)
         self._work = np.zeros(tree.num_nodes)
         self.iteration = 0
@@ -377,8 +389,8 @@ class CFRSolver:
                 int(iterations), self.iteration, tree.node_player, tree.node_first, tree.node_count, tree.node_index,
                 tree.chance_prob, tree.utility, tree.infoset_first, tree.infoset_parent, tree.sequence_infoset,
                 tree.player_first, tree.player_infosets, plan.tasks, plan.top, plan.lanes(), plan.infoset_members,
-                plan.member_child, self.policy, self.regret, self.cumulative, self.prediction, self._own_reach,
-                self._work, s.regret_floor, s.discount, s.alpha, s.beta, s.gamma,
+                plan.member_child, self.policy, self.regret, self.cumulative, self.prediction, self._instant,
+                self._own_reach, self._work, s.regret_floor, s.discount, s.alpha, s.beta, s.gamma,
             )
         self.seconds += time.perf_counter() - started
         self.iteration += int(iterations)
@@ -455,6 +467,7 @@ class CFRSolver:
         solver.cumulative = state["cumulative"].copy()
         solver.policy = state["current"].copy()
         solver.prediction = state["prediction"].copy()
+        solver._instant = np.zeros(tree.num_sequences)
         solver._own_reach = np.zeros(tree.num_infosets)
         solver._work = np.zeros(tree.num_nodes)
         solver.iteration = int(table.info.get("iterations", 0))

@@ -32,8 +32,9 @@ TREE_NODE_BYTES = 1 + 4 + 2 + 4
 SOLVE_NODE_BYTES = 8 + 4
 NODE_BYTES = TREE_NODE_BYTES + SOLVE_NODE_BYTES
 # Per sequence: its action and information set (4 + 4), the solver's regret,
-# cumulative and current policy and prediction (4 * 8), best response's value.
-SEQUENCE_BYTES = 4 + 4 + 4 * 8 + 8
+# cumulative and current policy, prediction and one thread's regret total (5 * 8),
+# best response's value.
+SEQUENCE_BYTES = 4 + 4 + 5 * 8 + 8
 # Per information set: player, first sequence, parent sequence, a node (1 + 8 + 8 + 4),
 # its key (16), the per-player list (4), own reach and best response (8 + 8), where
 # its nodes start in the grouped list (8).

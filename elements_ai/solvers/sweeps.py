@@ -26,9 +26,18 @@ How the work is shared among threads (``SweepPlan``):
 
 No sum depends on which thread did what, so every result is bit for bit the same
 on any number of threads, and CFR's are those of one sweep over the whole tree.
-The extra memory is that list: 4 bytes a decision node and 8 an information set
-(best response no longer keeps a 4-byte last sequence per node, so a solve needs
-no more per node than before).
+
+On one thread (``SweepPlan.lanes() == 1``) CFR's backward sweep runs over the whole
+tree in one loop and adds each regret straight into a per-sequence total, in the
+order ``gather`` sums them (so the same bits). That total stays in cache, where
+``gather`` reads one scattered slot per decision node: on a tree far larger than
+the cache, summing the slots afterwards made a one-thread iteration about 30%
+slower. Best response always gathers: on one thread it measured within a few
+percent of the single forward sweep it replaced.
+
+The extra memory is that list, 4 bytes a decision node and 8 an information set,
+and CFR's per-sequence total, 8 bytes a sequence (best response no longer keeps a
+4-byte last sequence per node, so a solve needs no more per node than before).
 
 Trees below ``PARALLEL_NODES`` nodes are one task: waking threads costs more than
 sweeping them (on a busy machine a parallel loop's start can take 0.2 ms).
@@ -407,24 +416,64 @@ def _value_threads(
 
 
 @nb.njit(cache=True)
+def _regrets_one_thread(
+    player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, utility, policy, work, instant,
+):
+    # One thread: ``_value_ranges`` over the whole tree in one loop, adding each
+    # regret into ``instant`` (per sequence) instead of leaving it in the children's
+    # slots: a per-sequence total that stays in cache is ~30% faster than summing the
+    # children's slots afterwards (``gather``: one scattered read per decision node).
+    # Last node first, the order ``gather`` sums in, so the same bits: a sum from
+    # +0.0 never becomes -0.0, so neither the +0.0 ``gather`` adds for a node nobody
+    # reaches (skipped here) nor a terminal nobody reaches (its return times 0 here,
+    # 0 there) changes a bit. A plain signed loop: it measured faster here than the
+    # unsigned range loop.
+    for n in range(node_player.shape[0] - 1, -1, -1):
+        who = node_player[n]
+        if who == TERMINAL:
+            work[n] = utility[node_index[n], player]
+            continue
+        r = work[n]
+        if r == 0.0:
+            continue
+        first = node_first[n]
+        count = node_count[n]
+        value = 0.0
+        if who == CHANCE:
+            base = node_index[n]
+            for k in range(count):
+                value += chance_prob[base + k] * work[first + k]
+        else:
+            base = infoset_first[node_index[n]]
+            for k in range(count):
+                value += policy[base + k] * work[first + k]
+            if who == player:
+                for k in range(count):
+                    instant[base + k] += r * (work[first + k] - value)
+        work[n] = value
+
+
+@nb.njit(cache=True)
 def regrets_up(
     player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, utility, tasks, top, lanes,
-    policy, work,
+    policy, work, instant,
 ):
     """CFR's backward sweep for ``player``: ``work`` holds the counterfactual reach
-    written by ``reach_down`` and is overwritten with ``player``'s values, except
-    that at each decision node of ``player`` its children's slots receive
-    ``reach * (child value - value)``, the node's instantaneous regret of each
-    sequence (``gather`` sums them). The tasks on ``lanes`` threads, then the
-    top. Returns the root value."""
+    written by ``reach_down`` and is overwritten with ``player``'s values. On
+    several threads (``lanes`` > 1: the tasks, then the top), each decision node of
+    ``player`` overwrites its children's slots with ``reach * (child value -
+    value)``, the node's instantaneous regret of each sequence (``gather`` sums
+    them). On one, the whole tree is swept in one loop, last node first, and those
+    regrets are added straight into ``instant`` (per sequence, zero before): the
+    order ``gather`` sums in, so the same bits. Returns the root value."""
     if lanes > 1:
         _value_threads(lanes, tasks, player, node_player, node_first, node_count, node_index, chance_prob,
                        infoset_first, utility, policy, work)
-    else:
-        _value_ranges(tasks, new_counter(), player, node_player, node_first, node_count, node_index, chance_prob,
+        _value_ranges(top, new_counter(), player, node_player, node_first, node_count, node_index, chance_prob,
                       infoset_first, utility, policy, work)
-    _value_ranges(top, new_counter(), player, node_player, node_first, node_count, node_index, chance_prob,
-                  infoset_first, utility, policy, work)
+    else:
+        _regrets_one_thread(player, node_player, node_first, node_count, node_index, chance_prob, infoset_first,
+                            utility, policy, work, instant)
     return work[0]
 
 
