@@ -9,25 +9,34 @@ Each figure is the median over repeats of a block of iterations from a fresh
 solver (tree building and compilation outside the clock); ratios are to the C++
 ``CFRPlusSolver`` measured in the same run.
 
+Threads: seconds per iteration of CFR+ and seconds per exact exploitability on one
+thread and on every core, on the same tree, and their ratio. The trees are ones
+large enough to be shared among threads (``sweeps.PARALLEL_NODES``); the target is
+the ratio on ``elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)``
+(8.2e7 nodes: a few GB and tens of seconds to build), full runs only.
+
 Convergence: exploitability of the average policy against iterations and against
 solver seconds, per algorithm and game (evaluation outside the clock).
 
-Writes ``cfr_speed.csv``, ``cfr_convergence.csv`` (with the commit and the machine)
-and ``cfr_convergence.png``. A full run that misses the speed target exits with
-status 1; a quick one only prints the verdict, its timings being too short to judge.
+Writes ``cfr_speed.csv``, ``cfr_threads.csv``, ``cfr_convergence.csv`` (with the
+commit and the machine) and ``cfr_convergence.png``. A full run that misses a speed
+target exits with status 1; a quick one only prints the verdicts, its timings being
+too short to judge.
 
-    python benchmarks/cfr.py            # full run (a few minutes)
+    python benchmarks/cfr.py            # full run (several minutes; the large tree needs a few GB)
     python benchmarks/cfr.py --quick    # seconds; run by the test suite
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 import pyspiel
@@ -40,6 +49,10 @@ SMALL_ELEMENTS = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
 SMALL_DUEL = "elemental_duel(num_territories=1)"
 TINY_ELEMENTS = "elements(single_round=true,deck=1_2_6_6,hand_size=1)"
 TARGET = ("leduc_poker", "cfr+", 20.0, 50.0)  # game, algorithm, required and aimed ratio to C++ CFR+
+MID_ELEMENTS = "elements(single_round=true,deck=1_2_3_4_6_6,hand_size=2)"  # 2.2e5 nodes
+LARGE_ELEMENTS = "elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)"  # 8.2e7 nodes
+# game, cores the ratio is stated for, required ratio of every core to one thread (CFR+)
+THREADS_TARGET = (LARGE_ELEMENTS, 2, 1.7)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -57,9 +70,9 @@ def seconds_per_iteration(make, block: int, repeats: int) -> float:
     return statistics.median(times)
 
 
-def ours(tree, algorithm):
+def ours(tree, algorithm, threads=None):
     def make():
-        solver = CFRSolver(tree, algorithm)
+        solver = CFRSolver(tree, algorithm, threads=threads)
         return solver.run
 
     return make
@@ -131,6 +144,76 @@ def speed(games: list[str], quick: bool) -> pd.DataFrame:
         aim = "reached" if ratio >= aimed else "not reached"
         table.loc[index, "target"] = f">= {required:g}x C++ CFR+: {verdict}; aim {aimed:g}x: {aim}"
         print(f"target on {name} ({algorithm}): {ratio:.1f}x C++ CFR+ per iteration, {table.loc[index, 'target']}")
+    return table
+
+
+def load(name: str) -> pyspiel.Game:
+    return elements_ai.load_game(name) if name.split("(")[0] in elements_ai.GAMES else pyspiel.load_game(name)
+
+
+def evaluations(tree, threads: int):
+    """``seconds_per_iteration``'s ``make`` for exact exploitability: a step is one
+    evaluation of the uniform policy."""
+
+    def make():
+        solver = CFRSolver(tree, "cfr+", threads=threads)
+
+        def step(n):
+            for _ in range(n):
+                solver.exploitability()
+
+        return step
+
+    return make
+
+
+def threads_scaling(games: list[str], quick: bool) -> pd.DataFrame:
+    """Seconds per CFR+ iteration and per exploitability on one thread and on every
+    core (``numba.config.NUMBA_NUM_THREADS``), on the same tree."""
+    every = numba.config.NUMBA_NUM_THREADS
+    rows = []
+    width = max(len(str(load(name))) for name in games)
+    print(f"\n{'game':<{width}} {'work':<16} {'threads':>7} {'seconds':>11} {'x 1 thread':>10}", flush=True)
+    for name in games:
+        tree = build_tree(load(name))
+        block, repeats = (3, 2) if quick else (3, 3) if tree.num_nodes > 10_000_000 else (50, 5)
+        for work in ("cfr+ iteration", "exploitability"):
+            seconds = {}
+            for threads in dict.fromkeys((1, every)):
+                if work == "exploitability":
+                    seconds[threads] = seconds_per_iteration(evaluations(tree, threads), 1, repeats)
+                else:
+                    seconds[threads] = seconds_per_iteration(ours(tree, "cfr+", threads), block, repeats)
+                ratio = seconds[1] / seconds[threads]
+                rows.append(
+                    {
+                        "game": str(tree.game),
+                        "work": work,
+                        "threads": threads,
+                        "seconds": seconds[threads],
+                        "x_one_thread": ratio,
+                        "nodes": tree.num_nodes,
+                        "tasks": tree.sweep_plan().num_tasks,
+                        "cores": os.cpu_count(),
+                    }
+                )
+                print(f"{str(tree.game):<{width}} {work:<16} {threads:>7} {seconds[threads]:>11.3e} {ratio:>10.2f}",
+                      flush=True)
+    table = pd.DataFrame(rows)
+    table["target"] = ""
+    name, cores, required = THREADS_TARGET
+    mask = (
+        (table["game"] == str(load(name))) & (table["work"] == "cfr+ iteration") & (table["threads"] == every)
+        if name in games else pd.Series(False, index=table.index)
+    )
+    for index in table.index[mask]:
+        ratio = table.loc[index, "x_one_thread"]
+        if every < cores:
+            verdict = f"not judged: numba has {every} thread(s)"
+        else:
+            verdict = "met" if ratio >= required else "MISSED"
+        table.loc[index, "target"] = f">= {required:g}x one thread on {cores} cores: {verdict}"
+        print(f"target on {name} (cfr+): {ratio:.2f}x one thread, {table.loc[index, 'target']}")
     return table
 
 
@@ -219,13 +302,16 @@ def main(argv: list[str] | None = None) -> int:
         iterations = args.iterations or 10_000
     speed_table = speed(games, args.quick)
     write_csv(speed_table.assign(**provenance()), args.out / "cfr_speed.csv")
+    threads_table = threads_scaling([MID_ELEMENTS] if args.quick else [MID_ELEMENTS, LARGE_ELEMENTS], args.quick)
+    write_csv(threads_table.assign(**provenance()), args.out / "cfr_threads.csv")
     print()
     convergence_table = convergence(games, iterations, points=12 if args.quick else 40)
     write_csv(convergence_table.assign(**provenance()), args.out / "cfr_convergence.csv")
     plot(convergence_table, args.out / "cfr_convergence.png")
-    names = ", ".join(str(args.out / name) for name in ("cfr_speed.csv", "cfr_convergence.csv", "cfr_convergence.png"))
-    print(f"\nwrote {names}")
+    files = ("cfr_speed.csv", "cfr_threads.csv", "cfr_convergence.csv", "cfr_convergence.png")
+    print(f"\nwrote {', '.join(str(args.out / name) for name in files)}")
     missed = [f"{row.game} {row.solver}: {row.target}" for row in speed_table.itertuples() if "MISSED" in row.target]
+    missed += [f"{row.game} {row.work}: {row.target}" for row in threads_table.itertuples() if "MISSED" in row.target]
     if missed:
         note = " (quick timings: not judged)" if args.quick else ""
         print(f"missed{note}:\n  " + "\n  ".join(missed), file=sys.stderr)

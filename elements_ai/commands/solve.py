@@ -13,6 +13,7 @@ SOLVE_EXAMPLES = """examples:
   elements-ai solve kuhn_poker --algorithm cfr+ --iterations 1000 --out kuhn.npz
   elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --iterations 200 --out small.npz
   elements-ai solve --resume --out small.npz --iterations 100     (continue where the file stopped)
+  elements-ai solve "elements(single_round=true,deck=1_2_3_4_6_6,hand_size=2)" --threads 2 --out mid.npz
   elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm es-mccfr \\
       --iterations 10000 --out mccfr.npz
 """
@@ -58,6 +59,9 @@ def register(commands) -> None:
     solve_parser.add_argument("--seed", type=int, default=0, help="MCCFR: seed of the sampling (default 0)")
     solve_parser.add_argument("--memory", type=float, help="MCCFR: GB for the information-set table (default 2)")
     solve_parser.add_argument("--no-eval", action="store_true", help="do not measure exploitability while solving")
+    solve_parser.add_argument(
+        "--threads", type=int, help="cores for the tabular solvers and exact exploitability (default: every core)"
+    )
     solve_parser.set_defaults(run=_run_solve)
 
     exploit_parser = commands.add_parser(
@@ -72,4 +76,5 @@ def register(commands) -> None:
     exploit_parser.add_argument(
         "--samples", type=int, default=32, help="moves asked of a stochastic bot per information set (default 32)"
     )
+    exploit_parser.add_argument("--threads", type=int, help="cores for the best responses (default: every core)")
     exploit_parser.set_defaults(run=_run_exploitability)

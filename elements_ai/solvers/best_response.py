@@ -3,7 +3,9 @@
 ``evaluate_probs(tree, probs)`` takes a policy as one probability per sequence of
 the tree (what the solvers keep; ``policy_probs`` converts any OpenSpiel policy).
 Each player's best response against the others is computed in sequence form, in
-two sweeps (see ``sweeps.best_response``).
+two sweeps over the tree and one over the player's information sets (see
+``sweeps.best_response``), on ``threads`` cores (default: every core numba has;
+the results are the same bit for bit on any number).
 
 What the numbers mean:
 
@@ -33,7 +35,7 @@ import numba as nb
 import numpy as np
 
 from .flat import Tree
-from .sweeps import EVERYONE, best_response, on_policy_values, reach_down
+from .sweeps import EVERYONE, best_response, on_policy_values, reach_down, using_threads
 
 __all__ = ["Evaluation", "best_response_probs", "evaluate_probs", "infoset_reach", "uniform_probs"]
 
@@ -69,20 +71,20 @@ def uniform_probs(tree: Tree) -> np.ndarray:
 def _scratch(tree: Tree, work: np.ndarray | None = None):
     return (
         work if work is not None else np.empty(tree.num_nodes),
-        np.empty(tree.num_nodes, np.int32 if tree.num_sequences < 2**31 else np.int64),
         np.empty(tree.num_sequences),
         np.full(tree.num_infosets, -1, np.int64),
     )
 
 
 def _best_response_value(tree: Tree, probs: np.ndarray, player: int, scratch) -> float:
-    reach, last, sequence_value, best = scratch
+    work, sequence_value, best = scratch
+    plan = tree.sweep_plan()
     players = tree.player_infosets[tree.player_first[player] : tree.player_first[player + 1]]
     return float(
         best_response(
             player, tree.node_player, tree.node_first, tree.node_count, tree.node_index, tree.chance_prob,
-            tree.infoset_first, tree.infoset_parent, players, tree.utility, probs, reach, last,
-            sequence_value, best,
+            tree.infoset_first, tree.infoset_parent, players, tree.utility, plan.tasks, plan.top,
+            plan.lanes(), plan.infoset_members, plan.member_child, probs, work, sequence_value, best,
         )
     )
 
@@ -94,19 +96,30 @@ def _check_probs(tree: Tree, probs: np.ndarray) -> np.ndarray:
     return probs
 
 
-def evaluate_probs(tree: Tree, probs: np.ndarray, work: np.ndarray | None = None) -> Evaluation:
-    """NashConv, exploitability and values of the policy ``probs`` (per sequence).
+def evaluate_probs(
+    tree: Tree, probs: np.ndarray, work: np.ndarray | None = None, threads: int | None = None
+) -> Evaluation:
+    """NashConv, exploitability and values of the policy ``probs`` (per sequence),
+    on ``threads`` cores (default every core).
 
     ``work``, a float64 array with one entry per node, is used as scratch if given
     (a solver lends its own, so evaluating costs no node-sized float array).
+
+    >>> import pyspiel
+    >>> from elements_ai.solvers.tree import build_tree
+    >>> tree = build_tree(pyspiel.load_game("leduc_poker"))
+    >>> evaluate_probs(tree, uniform_probs(tree), threads=1) == evaluate_probs(tree, uniform_probs(tree))
+    True
     """
     probs = _check_probs(tree, probs)
     scratch = _scratch(tree, work)
-    values = on_policy_values(
-        tree.node_player, tree.node_first, tree.node_count, tree.node_index, tree.chance_prob,
-        tree.infoset_first, tree.utility, probs, scratch[0],
-    )
-    best = [_best_response_value(tree, probs, p, scratch) for p in range(tree.num_players)]
+    plan = tree.sweep_plan()
+    with using_threads(threads):
+        values = on_policy_values(
+            tree.node_player, tree.node_first, tree.node_count, tree.node_index, tree.chance_prob,
+            tree.infoset_first, tree.utility, plan.tasks, plan.top, plan.lanes(), probs, scratch[0],
+        )
+        best = [_best_response_value(tree, probs, p, scratch) for p in range(tree.num_players)]
     nash_conv = float(sum(b - v for b, v in zip(best, values)))
     return Evaluation(
         nash_conv=nash_conv,
@@ -116,8 +129,11 @@ def evaluate_probs(tree: Tree, probs: np.ndarray, work: np.ndarray | None = None
     )
 
 
-def best_response_probs(tree: Tree, probs: np.ndarray, player: int) -> tuple[np.ndarray, float]:
-    """A pure best response of ``player`` to the others playing ``probs``, and its value.
+def best_response_probs(
+    tree: Tree, probs: np.ndarray, player: int, threads: int | None = None
+) -> tuple[np.ndarray, float]:
+    """A pure best response of ``player`` to the others playing ``probs``, and its
+    value, on ``threads`` cores (default every core).
 
     Returns a policy (per sequence) that plays the best response at ``player``'s
     information sets and ``probs`` elsewhere.
@@ -126,8 +142,9 @@ def best_response_probs(tree: Tree, probs: np.ndarray, player: int) -> tuple[np.
     if not 0 <= player < tree.num_players:
         raise ValueError(f"player {player} is out of range 0..{tree.num_players - 1}")
     scratch = _scratch(tree)
-    value = _best_response_value(tree, probs, player, scratch)
-    best = scratch[3]
+    with using_threads(threads):
+        value = _best_response_value(tree, probs, player, scratch)
+    best = scratch[2]
     out = probs.copy()
     for infoset in tree.player_infosets[tree.player_first[player] : tree.player_first[player + 1]]:
         first, stop = tree.infoset_first[infoset], tree.infoset_first[infoset + 1]
@@ -156,9 +173,10 @@ def infoset_reach(tree: Tree, probs: np.ndarray) -> np.ndarray:
     """
     probs = _check_probs(tree, probs)
     reach = np.empty(tree.num_nodes)
+    plan = tree.sweep_plan()
     reach_down(
         EVERYONE, tree.node_player, tree.node_first, tree.node_count, tree.node_index, tree.chance_prob,
-        tree.infoset_first, probs, reach,
+        tree.infoset_first, plan.tasks, plan.top, plan.lanes(), probs, reach,
     )
     out = np.zeros(tree.num_infosets)
     _sum_by_infoset(tree.node_player, tree.node_index, reach, out)

@@ -43,7 +43,15 @@ from .best_response import evaluate_probs
 from .flat import Tree
 from .memory import TREE_NODE_BYTES, memory_budget, too_large
 from .policy import PolicyTable
-from .sweeps import reach_down, regret_matching, regrets_up
+from .sweeps import (
+    check_threads,
+    chunk,
+    new_counter,
+    reach_down,
+    regret_matching,
+    regrets_up,
+    using_threads,
+)
 from .tree import build_tree
 
 __all__ = ["ALGORITHMS", "CFRSolver", "Settings"]
@@ -92,6 +100,95 @@ def settings_for(algorithm: str, **overrides: float | None) -> Settings:
 
 
 @nb.njit(cache=True)
+def _update_chunks(
+    taken,
+    first_infoset,
+    stop_infoset,
+    player_infosets,
+    infoset_first,
+    infoset_members,
+    member_child,
+    work,
+    instant,
+    direct,
+    policy,
+    regret,
+    cumulative,
+    prediction,
+    own_reach,
+    average_weight,
+    regret_floor,
+    positive_factor,
+    negative_factor,
+):
+    # ``direct``: ``regrets_up`` added the regrets into ``instant`` (one thread), read
+    # and cleared here; else each sequence sums its nodes' slots of ``work``.
+    predictive = prediction.shape[0] > 0
+    while True:
+        first_j, stop_j = chunk(taken, first_infoset, stop_infoset)
+        if first_j == stop_j:
+            return
+        for j in range(first_j, stop_j):
+            infoset = player_infosets[j]
+            first = infoset_first[infoset]
+            stop = infoset_first[infoset + 1]
+            reach = own_reach[infoset]
+            if reach != 0.0:
+                weight = average_weight * reach
+                for s in range(first, stop):
+                    cumulative[s] += weight * policy[s]
+            last = infoset_members[infoset + 1] - 1
+            for s in range(first, stop):
+                if direct:
+                    total = instant[s]
+                    instant[s] = 0.0
+                else:
+                    total = 0.0  # summed as sweeps.gather sums
+                    for d in range(last + 1 - infoset_members[infoset]):
+                        total += work[np.uint64(member_child[np.uint64(last - d)] + s - first)]
+                r = regret[s] + total
+                if r >= 0.0:
+                    r *= positive_factor
+                else:
+                    r *= negative_factor
+                if regret_floor and r < 0.0:
+                    r = 0.0
+                regret[s] = r
+                if predictive:
+                    prediction[s] = total
+            regret_matching(regret, prediction, first, stop, policy)
+
+
+@nb.njit(cache=True, parallel=True)
+def _update_threads(
+    lanes,
+    first_infoset,
+    stop_infoset,
+    player_infosets,
+    infoset_first,
+    infoset_members,
+    member_child,
+    work,
+    policy,
+    regret,
+    cumulative,
+    prediction,
+    own_reach,
+    average_weight,
+    regret_floor,
+    positive_factor,
+    negative_factor,
+):
+    taken = new_counter()
+    for _ in nb.prange(lanes):
+        _update_chunks(
+            taken, first_infoset, stop_infoset, player_infosets, infoset_first, infoset_members, member_child, work,
+            work[:0], False, policy, regret, cumulative, prediction, own_reach, average_weight, regret_floor,
+            positive_factor, negative_factor,
+        )
+
+
+@nb.njit(cache=True)
 def _update_player(
     first_infoset,
     stop_infoset,
@@ -99,48 +196,45 @@ def _update_player(
     infoset_first,
     infoset_parent,
     sequence_infoset,
+    lanes,
+    infoset_members,
+    member_child,
+    work,
+    instant,
     policy,
     regret,
     cumulative,
     prediction,
-    instant,
     own_reach,
     average_weight,
     regret_floor,
     positive_factor,
     negative_factor,
 ):
-    """After a player's pass: adds the pass to the average policy, accumulates the
-    regrets and matches them into the player's next policy."""
+    """After a player's pass (``regrets_up`` has left each node's instantaneous
+    regrets in ``work``, or on one thread their sums per sequence in ``instant``):
+    adds the pass to the average policy, sums and accumulates the regrets and
+    matches them into the player's next policy, information sets in parallel on
+    ``lanes`` threads."""
     # The average needs the player's own reach of each information set, with the
-    # policy of this pass: parents come first, so one forward loop gives it.
+    # policy of this pass: parents come first, so one forward loop gives it, before
+    # any information set changes its policy.
     for j in range(first_infoset, stop_infoset):
         infoset = player_infosets[j]
         parent = infoset_parent[infoset]
-        reach = 1.0 if parent < 0 else own_reach[sequence_infoset[parent]] * policy[parent]
-        own_reach[infoset] = reach
-        if reach != 0.0:
-            weight = average_weight * reach
-            for s in range(infoset_first[infoset], infoset_first[infoset + 1]):
-                cumulative[s] += weight * policy[s]
-    predictive = prediction.shape[0] > 0
-    for j in range(first_infoset, stop_infoset):
-        infoset = player_infosets[j]
-        first = infoset_first[infoset]
-        stop = infoset_first[infoset + 1]
-        for s in range(first, stop):
-            r = regret[s] + instant[s]
-            if r >= 0.0:
-                r *= positive_factor
-            else:
-                r *= negative_factor
-            if regret_floor and r < 0.0:
-                r = 0.0
-            regret[s] = r
-            if predictive:
-                prediction[s] = instant[s]
-            instant[s] = 0.0
-        regret_matching(regret, prediction, first, stop, policy)
+        own_reach[infoset] = 1.0 if parent < 0 else own_reach[sequence_infoset[parent]] * policy[parent]
+    if lanes > 1:
+        _update_threads(
+            lanes, first_infoset, stop_infoset, player_infosets, infoset_first, infoset_members, member_child, work,
+            policy, regret, cumulative, prediction, own_reach, average_weight, regret_floor, positive_factor,
+            negative_factor,
+        )
+    else:
+        _update_chunks(
+            new_counter(), first_infoset, stop_infoset, player_infosets, infoset_first, infoset_members,
+            member_child, work, instant, True, policy, regret, cumulative, prediction, own_reach, average_weight,
+            regret_floor, positive_factor, negative_factor,
+        )
 
 
 @nb.njit(cache=True)
@@ -158,6 +252,11 @@ def _run(
     sequence_infoset,
     player_first,
     player_infosets,
+    tasks,
+    top,
+    lanes,
+    infoset_members,
+    member_child,
     policy,
     regret,
     cumulative,
@@ -182,16 +281,17 @@ def _run(
             negative_factor = t**beta / (t**beta + 1.0)
         for player in range(num_players):
             reach_down(
-                player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, policy, work
+                player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, tasks, top,
+                lanes, policy, work,
             )
             regrets_up(
-                player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, utility,
-                policy, work, instant,
+                player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, utility, tasks,
+                top, lanes, policy, work, instant,
             )
             _update_player(
                 player_first[player], player_first[player + 1], player_infosets, infoset_first, infoset_parent,
-                sequence_infoset, policy, regret, cumulative, prediction, instant, own_reach, average_weight,
-                regret_floor, positive_factor, negative_factor,
+                sequence_infoset, lanes, infoset_members, member_child, work, instant, policy, regret, cumulative,
+                prediction, own_reach, average_weight, regret_floor, positive_factor, negative_factor,
             )
 
 
@@ -217,6 +317,17 @@ class CFRSolver:
     ``gamma`` override DCFR's discounting and the averaging power of DCFR and
     PCFR+.
 
+    ``threads`` is how many cores the sweeps use (default: every core numba has,
+    ``numba.config.NUMBA_NUM_THREADS``); the results are the same bit for bit on
+    any number, and trees under ``sweeps.PARALLEL_NODES`` nodes run on one.
+
+    >>> import pyspiel
+    >>> one = CFRSolver(pyspiel.load_game("leduc_poker"), "dcfr", threads=1)
+    >>> every = CFRSolver(one.tree, "dcfr")
+    >>> one.run(20); every.run(20)
+    >>> bool((one.average_probs() == every.average_probs()).all())
+    True
+
     Exact solving is for two-player zero-sum games: there the average policy
     converges to a Nash equilibrium and ``exploitability`` is its distance. With
     more players or general-sum returns the loop runs the same and ``nash_conv``
@@ -235,8 +346,11 @@ class CFRSolver:
         builder: str = "auto",
         max_memory: float | None = None,
         progress: bool = False,
+        threads: int | None = None,
     ):
         self.settings = settings_for(algorithm, alpha=alpha, beta=beta, gamma=gamma)
+        self.threads = threads
+        check_threads(threads)
         self.tree = game if isinstance(game, Tree) else build_tree(game, builder, max_memory, progress=progress)
         tree = self.tree
         needed = tree.solve_nbytes - tree.num_nodes * TREE_NODE_BYTES  # the tree itself is allocated already
@@ -249,7 +363,7 @@ class CFRSolver:
         self.regret = np.zeros(sequences)
         self.cumulative = np.zeros(sequences)
         self.prediction = np.zeros(sequences if self.settings.predictive else 0)
-        self._instant = np.zeros(sequences)
+        self._instant = np.zeros(sequences)  # the regrets of a pass on one thread (regrets_up)
         self._own_reach = np.zeros(tree.num_infosets)
         self._work = np.zeros(tree.num_nodes)
         self.iteration = 0
@@ -268,13 +382,16 @@ class CFRSolver:
         if iterations < 0:
             raise ValueError(f"iterations must be >= 0, got {iterations}")
         tree, s = self.tree, self.settings
+        plan = tree.sweep_plan()
         started = time.perf_counter()
-        _run(
-            int(iterations), self.iteration, tree.node_player, tree.node_first, tree.node_count, tree.node_index,
-            tree.chance_prob, tree.utility, tree.infoset_first, tree.infoset_parent, tree.sequence_infoset,
-            tree.player_first, tree.player_infosets, self.policy, self.regret, self.cumulative, self.prediction,
-            self._instant, self._own_reach, self._work, s.regret_floor, s.discount, s.alpha, s.beta, s.gamma,
-        )
+        with using_threads(self.threads):
+            _run(
+                int(iterations), self.iteration, tree.node_player, tree.node_first, tree.node_count, tree.node_index,
+                tree.chance_prob, tree.utility, tree.infoset_first, tree.infoset_parent, tree.sequence_infoset,
+                tree.player_first, tree.player_infosets, plan.tasks, plan.top, plan.lanes(), plan.infoset_members,
+                plan.member_child, self.policy, self.regret, self.cumulative, self.prediction, self._instant,
+                self._own_reach, self._work, s.regret_floor, s.discount, s.alpha, s.beta, s.gamma,
+            )
         self.seconds += time.perf_counter() - started
         self.iteration += int(iterations)
 
@@ -298,7 +415,7 @@ class CFRSolver:
 
     def evaluate(self):
         """NashConv, exploitability and the values of the average policy (``Evaluation``)."""
-        return evaluate_probs(self.tree, self.average_probs(), self._work)
+        return evaluate_probs(self.tree, self.average_probs(), self._work, threads=self.threads)
 
     def nash_conv(self) -> float:
         """NashConv of the average policy: the sum over players of what a best
@@ -321,12 +438,16 @@ class CFRSolver:
         self.average_policy().save(path, solver_state=state)
 
     @classmethod
-    def load(cls, path, game: pyspiel.Game | Tree | None = None, builder: str = "auto") -> CFRSolver:
-        """The solver saved at ``path``, ready to run more iterations.
+    def load(
+        cls, path, game: pyspiel.Game | Tree | None = None, builder: str = "auto", threads: int | None = None
+    ) -> CFRSolver:
+        """The solver saved at ``path``, ready to run more iterations (on ``threads``
+        cores, see ``CFRSolver``).
 
         The tree is rebuilt (or ``game`` given as a ``Tree`` is used); its
         information sets must be those of the file.
         """
+        check_threads(threads)
         table, state = PolicyTable.load_with_state(path, game if not isinstance(game, Tree) else game.game)
         if state is None:
             raise ValueError(f"{path}: the file holds a policy but no solver state (saved without it)")
@@ -336,6 +457,7 @@ class CFRSolver:
         if name not in ALGORITHMS:
             raise ValueError(f"{path}: unknown algorithm {name!r} in the file")
         solver.settings = Settings(**settings)
+        solver.threads = threads
         solver.tree = game if isinstance(game, Tree) else build_tree(table.game, builder)
         tree = solver.tree
         order = table.rows_for_tree(tree)

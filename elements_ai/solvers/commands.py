@@ -7,6 +7,7 @@
     elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --out small.npz
     elements-ai exploitability "kuhn_poker" kuhn.npz
     elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot rules
+    elements-ai exploitability "kuhn_poker" kuhn.npz --threads 1
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ def _check_resume(out: str) -> None:
     check_output_file(out)
 
 
+def _check_threads(threads: int | None) -> None:
+    if threads is not None and threads < 1:
+        raise ParameterError(f"--threads must be >= 1, got {threads}")
+
+
 def _evaluation_points(iterations: int, points: int = 60) -> list[int]:
     """Iterations after which to measure exploitability: spread on a log scale, so
     the bar moves early and the measuring costs a few percent of the run."""
@@ -78,13 +84,17 @@ def solve(
     seed: int = 0,
     memory: float | None = None,
     evaluate: bool = True,
+    threads: int | None = None,
     stream: TextIO | None = None,
 ) -> float | None:
     """Runs a solver and writes its policy to ``out``; returns the final
-    exploitability (``None`` when it was not measured)."""
+    exploitability (``None`` when it was not measured). ``threads``: cores for the
+    tabular solvers and exact exploitability (default every core; MCCFR's sampling
+    runs on one)."""
     stream = stream or sys.stderr
     if iterations < 0:
         raise ParameterError(f"--iterations must be >= 0, got {iterations}")
+    _check_threads(threads)
     if not resume and not game_string:
         raise ParameterError("give the game to solve (or --resume to continue the solver in --out)")
     if resume:
@@ -92,7 +102,7 @@ def solve(
     else:
         check_output_file(out)
     if algorithm in MCCFR_ALGORITHMS:
-        return _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, stream)
+        return _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, threads, stream)
     if algorithm not in ALGORITHMS:
         every = ", ".join([*ALGORITHMS, *MCCFR_ALGORITHMS])
         raise ParameterError(f"unknown algorithm {algorithm!r}; the algorithms are {every}")
@@ -103,9 +113,9 @@ def solve(
     game = load_game_string(game_string) if game_string else None
     with _user_errors():
         if resume:
-            solver = CFRSolver.load(out, game)
+            solver = CFRSolver.load(out, game, threads=threads)
         else:
-            solver = CFRSolver(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True)
+            solver = CFRSolver(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True, threads=threads)
     print(f"{solver.game}: {solver.tree.describe()}", file=stream)
     start = solver.iteration
     exploitability = None
@@ -122,7 +132,7 @@ def solve(
     return exploitability
 
 
-def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, stream):
+def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, threads, stream):
     from tqdm.auto import tqdm
 
     from .mccfr import MCCFRSolver
@@ -151,7 +161,7 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
             solver.run(start + iterations * c // chunks - solver.iteration)
             bar.update(solver.iteration - start - bar.n)
             if tree is not None:
-                exploitability = solver.evaluate(tree).exploitability
+                exploitability = solver.evaluate(tree, threads=threads).exploitability
                 bar.set_postfix_str(f"exploitability {exploitability:.3e}")
             else:
                 bar.set_postfix_str(f"{solver.num_infosets:,} infosets")
@@ -161,8 +171,12 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
     return exploitability
 
 
-def exploitability_report(game_string: str, path: str | None, bot: str | None, samples: int, out: TextIO) -> None:
-    """Prints NashConv and exploitability of a policy file or a bot, to full precision."""
+def exploitability_report(
+    game_string: str, path: str | None, bot: str | None, samples: int, out: TextIO, threads: int | None = None
+) -> None:
+    """Prints NashConv and exploitability of a policy file or a bot, to full precision
+    (the best responses on ``threads`` cores, default every core)."""
+    _check_threads(threads)
     from .best_response import evaluate_probs
     from .policy import load_policy
     from .tree import build_tree
@@ -184,7 +198,7 @@ def exploitability_report(game_string: str, path: str | None, bot: str | None, s
         probs = bot_policy(tree, bot, samples=samples, progress=True)
         exact = bot.partition(":")[0].strip() in EXACT_BOTS
         what = f"bot {bot}" + ("" if exact else f" (action frequencies over {samples} samples per information set)")
-    result = evaluate_probs(tree, probs)
+    result = evaluate_probs(tree, probs, threads=threads)
     print(f"game: {game}", file=out)
     print(f"policy: {what}", file=out)
     print(f"NashConv: {result.nash_conv!r}", file=out)
@@ -208,6 +222,7 @@ def run_solve(args) -> int:
         seed=args.seed,
         memory=args.memory,
         evaluate=not args.no_eval,
+        threads=args.threads,
     )
     print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return 0
@@ -215,5 +230,5 @@ def run_solve(args) -> int:
 
 def run_exploitability(args) -> int:
     """``elements-ai exploitability``: the parsed arguments to a report on stdout."""
-    exploitability_report(args.game, args.file, args.bot, args.samples, sys.stdout)
+    exploitability_report(args.game, args.file, args.bot, args.samples, sys.stdout, threads=args.threads)
     return 0

@@ -5,6 +5,10 @@ A ``Tree`` holds every history of a game as a node in a few flat arrays. Nodes a
 numbered so that a parent comes before its children and the children of a node
 are consecutive (``first[n] .. first[n] + count[n] - 1``): one forward sweep
 pushes reach probabilities down the tree, one backward sweep pulls values up.
+The builders number depth first, so the descendants of a node are consecutive
+too (from its first child on): the sweeps share a tree among threads by these
+subtrees (``sweeps.SweepPlan``; in a tree numbered otherwise, by those subtrees
+that happen to be ranges, and on one thread where none is).
 
 Node arrays (length ``num_nodes``)::
 
@@ -48,6 +52,7 @@ import pyspiel
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.spiel import KernelGame, KernelState
 from .memory import format_bytes, solve_bytes
+from .sweeps import SweepPlan, plan_sweeps
 
 __all__ = ["Tree", "check_game", "finish_tree", "fingerprint", "fingerprint_into", "is_kernel_game", "state_key"]
 
@@ -94,6 +99,7 @@ class Tree:
     build_seconds: float = 0.0
     _lookup: dict | None = dataclasses.field(default=None, repr=False)
     _parents: np.ndarray | None = dataclasses.field(default=None, repr=False)
+    _plan: SweepPlan | None = dataclasses.field(default=None, repr=False)
 
     def __post_init__(self):
         self.num_players = self.game.num_players()
@@ -144,6 +150,23 @@ class Tree:
             f"{self.num_nodes:,} nodes ({self.num_terminals:,} terminal), {self.num_infosets:,} information sets, "
             f"{self.num_sequences:,} sequences; {format_bytes(self.nbytes)}, built in {self.build_seconds:.2f} s"
         )
+
+    def sweep_plan(self, task_nodes: int | None = None) -> SweepPlan:
+        """How the sweeps share this tree among threads (``sweeps.plan_sweeps``),
+        made on first use and kept. ``task_nodes`` cuts the tree again into tasks of
+        at most that many nodes (the results do not change, only who computes them).
+
+        >>> import pyspiel
+        >>> from elements_ai.solvers import build_tree
+        >>> tree = build_tree(pyspiel.load_game("kuhn_poker"))
+        >>> tree.sweep_plan().num_tasks, tree.sweep_plan(task_nodes=8).num_tasks
+        (1, 6)
+        """
+        if self._plan is None or task_nodes is not None:
+            self._plan = plan_sweeps(
+                self.node_player, self.node_first, self.node_count, self.node_index, self.num_infosets, task_nodes
+            )
+        return self._plan
 
     def legal_actions(self, infoset: int) -> np.ndarray:
         """The legal actions of an information set, in sequence order."""

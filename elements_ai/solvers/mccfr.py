@@ -513,11 +513,11 @@ class MCCFRSolver:
             "dropped": self.dropped,
         }
 
-    def evaluate(self, tree: Tree | None = None) -> Evaluation:
+    def evaluate(self, tree: Tree | None = None, threads: int | None = None) -> Evaluation:
         """Exact NashConv and exploitability of the average policy (builds the tree
-        unless given: small variants only)."""
+        unless given: small variants only), on ``threads`` cores (default every core)."""
         tree = tree if tree is not None else build_tree(self.game)
-        return evaluate_probs(tree, self.average_policy().on_tree(tree))
+        return evaluate_probs(tree, self.average_policy().on_tree(tree), threads=threads)
 
     # --- checkpoints ---------------------------------------------------------------
 

@@ -26,16 +26,19 @@ __all__ = [
 
 # Memory, in bytes, of a tabular solve. The tree keeps per node its player (1), first
 # child (4), child count (2) and index (4); the solver one float64 per node (reach down,
-# values up, in place) and best response an int32 (the last own sequence).
+# values up, in place) and, for the threads, the first child of each decision node
+# grouped by information set (int32; counted for every node, an upper bound).
 TREE_NODE_BYTES = 1 + 4 + 2 + 4
 SOLVE_NODE_BYTES = 8 + 4
 NODE_BYTES = TREE_NODE_BYTES + SOLVE_NODE_BYTES
 # Per sequence: its action and information set (4 + 4), the solver's regret,
-# cumulative and current policy, prediction and scratch (5 * 8), best response's value.
+# cumulative and current policy, prediction and one thread's regret total (5 * 8),
+# best response's value.
 SEQUENCE_BYTES = 4 + 4 + 5 * 8 + 8
 # Per information set: player, first sequence, parent sequence, a node (1 + 8 + 8 + 4),
-# its key (16), the per-player list (4), own reach and best response (8 + 8).
-INFOSET_BYTES = 1 + 8 + 8 + 4 + 16 + 4 + 8 + 8
+# its key (16), the per-player list (4), own reach and best response (8 + 8), where
+# its nodes start in the grouped list (8).
+INFOSET_BYTES = 1 + 8 + 8 + 4 + 16 + 4 + 8 + 8 + 8
 # While the kernel builder fills a tree, its information-set arrays are sized for
 # every decision node (key, player, first sequence, node, and the hash table at up to
 # four int32 slots each), its sequences for every edge out of a decision node.

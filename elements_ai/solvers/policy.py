@@ -182,9 +182,10 @@ class PolicyTable(openspiel_policy.Policy):
         """This policy as one probability per sequence of ``tree``."""
         return policy_probs(tree, self)
 
-    def evaluate(self, tree: Tree | None = None) -> Evaluation:
-        """NashConv and exploitability (builds the game's tree unless given)."""
-        return evaluate(tree if tree is not None else self.game, self)
+    def evaluate(self, tree: Tree | None = None, threads: int | None = None) -> Evaluation:
+        """NashConv and exploitability (builds the game's tree unless given), on
+        ``threads`` cores (default every core)."""
+        return evaluate(tree if tree is not None else self.game, self, threads=threads)
 
     def to_tabular(self, tree: Tree | None = None) -> openspiel_policy.TabularPolicy:
         """This policy as OpenSpiel's ``TabularPolicy`` (keyed by information-state string)."""
@@ -468,14 +469,16 @@ def to_tabular(tree: Tree, probs: np.ndarray) -> openspiel_policy.TabularPolicy:
     return table
 
 
-def evaluate(game: pyspiel.Game | Tree, policy) -> Evaluation:
-    """NashConv and exploitability of any policy (see ``policy_probs``) in ``game``.
+def evaluate(game: pyspiel.Game | Tree, policy, threads: int | None = None) -> Evaluation:
+    """NashConv and exploitability of any policy (see ``policy_probs``) in ``game``,
+    the best responses on ``threads`` cores (default every core; the same result on
+    any number).
 
     >>> import pyspiel
     >>> from open_spiel.python import policy
     >>> game = pyspiel.load_game("kuhn_poker")
-    >>> round(evaluate(game, policy.UniformRandomPolicy(game)).nash_conv, 9)
+    >>> round(evaluate(game, policy.UniformRandomPolicy(game), threads=1).nash_conv, 9)
     0.916666667
     """
     tree = game if isinstance(game, Tree) else build_tree(game)
-    return evaluate_probs(tree, policy_probs(tree, policy))
+    return evaluate_probs(tree, policy_probs(tree, policy), threads=threads)
