@@ -51,8 +51,11 @@ def _commit() -> str:
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                               timeout=30, check=True).stdout.strip()
-        # Untracked files left aside, as `git describe --dirty` does: fresh results are untracked.
-        changes = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+        # Untracked files left aside, as `git describe --dirty` does: fresh results are
+        # untracked. So are the committed results under experiments/results/: a rerun
+        # replaces them, and they are what it measures, not what it runs.
+        changes = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--",
+                                  ".", ":(exclude)experiments/results"],
                                  capture_output=True, text=True, timeout=30, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
