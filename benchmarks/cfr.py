@@ -102,12 +102,16 @@ def seconds_per_iteration(make, block: int, repeats: int) -> float:
 
 def import_liteefg():
     """``(LiteEFG, {our algorithm: its LiteEFG baseline})``, or None when LiteEFG
-    (the optional ``bench`` extra) is not installed."""
+    (the optional ``bench`` extra) is not installed; an installed LiteEFG that fails
+    to import raises."""
     try:
         import LiteEFG
-        from LiteEFG.baselines import CFR, DCFR, CFRplus
-    except ImportError:
-        return None
+    except ModuleNotFoundError as error:
+        if error.name == "LiteEFG":
+            return None
+        raise
+    from LiteEFG.baselines import CFR, DCFR, CFRplus
+
     LiteEFG.set_threads(1)
     return LiteEFG, {"cfr+": CFRplus, "cfr": CFR, "dcfr": DCFR}
 
