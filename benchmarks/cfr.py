@@ -7,7 +7,28 @@ into Python at every node, so they are also run on ``cached_tree(game=...)``, wh
 keeps the tree in C++ after the first iteration (the fastest OpenSpiel gets here).
 Each figure is the median over repeats of a block of iterations from a fresh
 solver (tree building and compilation outside the clock); ratios are to the C++
-``CFRPlusSolver`` measured in the same run.
+``CFRPlusSolver`` measured in the same run. Every solver in this table runs on one
+thread: OpenSpiel's are single-threaded, LiteEFG is left at its default of one
+thread, and ours is given ``threads=1`` (the threads table is for more cores).
+
+LiteEFG (Liu, Farina & Ozdaglar 2024; C++ behind a Python graph API; the optional
+``bench`` extra, ``pip install .[bench]``) runs beside them on ``leduc_poker`` and
+``liars_dice`` (OpenSpiel's games, default parameters; ``liars_dice`` is 2.9e5 nodes
+and in full runs only). Its baselines ``CFRplus``, ``CFR`` and ``DCFR`` are the
+graphs of our ``cfr+``, ``cfr`` and ``dcfr`` (DCFR with the same α=1.5, β=0, γ=2),
+and every iteration does what ours does: one pass updating player 1, then one
+updating player 2 with player 1's new policy (alternating updates), then the
+average policy's update, as LiteEFG's own training loop (``baselines/utils.py``)
+calls ``update_strategy`` after ``update_graph``. Its ``CFRplus`` and ``DCFR``
+alternate so themselves; its ``CFR`` baseline updates both players in one
+simultaneous pass, and is driven here with the same two alternating passes (its
+graph unchanged), which is the same work per iteration as ours. The average is
+LiteEFG's linear one (weight ``t``) for CFR+, its uniform one for CFR and its graph's
+own ``t^γ`` one for DCFR, as for ours. A fresh LiteEFG solver is a fresh
+``OpenSpielEnv`` (which reads the game back from the text file it wrote) and a
+fresh graph, both outside the clock. The ``x LiteEFG CFR+`` column is LiteEFG's
+seconds per CFR+ iteration over the row's. Without LiteEFG installed the script
+says so in one line and leaves its rows out.
 
 Threads: seconds per iteration of CFR+ and seconds per exact exploitability on one
 thread and on every core, on the same tree, and their ratio. The trees are ones
@@ -16,7 +37,9 @@ the ratio on ``elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)``
 (8.2e7 nodes: a few GB and tens of seconds to build), full runs only.
 
 Convergence: exploitability of the average policy against iterations and against
-solver seconds, per algorithm and game (evaluation outside the clock).
+solver seconds, per algorithm and game (evaluation outside the clock). On
+``leduc_poker`` LiteEFG's average policies are evaluated by the same exact
+evaluation for a tenth of the iterations, to show its solvers are working ones.
 
 Writes ``cfr_speed.csv``, ``cfr_threads.csv``, ``cfr_convergence.csv`` (with the
 commit and the machine) and ``cfr_convergence.png``. A full run that misses a speed
@@ -25,16 +48,21 @@ too short to judge.
 
     python benchmarks/cfr.py            # full run (several minutes; the large tree needs a few GB)
     python benchmarks/cfr.py --quick    # seconds; run by the test suite
+    python benchmarks/cfr.py --part speed --games leduc_poker liars_dice   # one part, chosen games
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 import numba
 import numpy as np
@@ -55,6 +83,8 @@ LARGE_ELEMENTS = "elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)" 
 THREADS_TARGET = (LARGE_ELEMENTS, 2, 1.7)
 
 RESULTS = Path(__file__).resolve().parent / "results"
+LITEEFG_GAMES = ("leduc_poker", "liars_dice")
+LITEEFG_MISSING = "LiteEFG is not installed: no LiteEFG rows (pip install .[bench])"
 
 
 def seconds_per_iteration(make, block: int, repeats: int) -> float:
@@ -68,6 +98,71 @@ def seconds_per_iteration(make, block: int, repeats: int) -> float:
         step(block)
         times.append((time.perf_counter() - start) / block)
     return statistics.median(times)
+
+
+def import_liteefg():
+    """``(LiteEFG, {our algorithm: its LiteEFG baseline})``, or None when LiteEFG
+    (the optional ``bench`` extra) is not installed; an installed LiteEFG that fails
+    to import raises."""
+    try:
+        import LiteEFG
+    except ModuleNotFoundError as error:
+        if error.name == "LiteEFG":
+            return None
+        raise
+    from LiteEFG.baselines import CFR, DCFR, CFRplus
+
+    LiteEFG.set_threads(1)
+    return LiteEFG, {"cfr+": CFRplus, "cfr": CFR, "dcfr": DCFR}
+
+
+# The average policy LiteEFG keeps for each baseline, as ours weighs it: the node
+# given to ``update_strategy`` and the ``type_name`` the average is read with.
+LITEEFG_AVERAGES = {"cfr+": (None, "linear-avg-iterate"), "cfr": (None, "avg-iterate"),
+                    "dcfr": ("average-iterate", "last-iterate")}
+
+
+@contextlib.contextmanager
+def liteefg_folder():
+    """A temporary folder for LiteEFG's game files: its ``OpenSpielEnv`` writes each
+    game under ``~/game_instances`` and reads it back, so ``HOME`` points here while
+    one is built, and the run leaves nothing behind."""
+    with tempfile.TemporaryDirectory(prefix="liteefg-") as home:
+        yield home
+
+
+class LiteEFGSolver:
+    """One LiteEFG baseline on an OpenSpiel game: a fresh ``OpenSpielEnv`` and graph.
+    ``run(n)`` does ``n`` iterations: player 1's pass, player 2's, the average's update."""
+
+    def __init__(self, liteefg, algorithm: str, game: pyspiel.Game, home: str):
+        leg, baselines = liteefg
+        with mock.patch.dict(os.environ, {"HOME": home}), contextlib.redirect_stdout(io.StringIO()):
+            self.env = leg.OpenSpielEnv(game, traverse_type="Enumerate")
+            self.graph = baselines[algorithm].graph()  # prints a banner
+        self.env.set_graph(self.graph)
+        average, self.average_type = LITEEFG_AVERAGES[algorithm]
+        self.average = self.graph.current_strategy() if average is None else self.graph.current_strategy(average)
+        self.iteration = 0
+
+    def run(self, n: int) -> None:
+        env, strategy, average = self.env, self.graph.strategy, self.average
+        for _ in range(n):
+            env.update(strategy, upd_player=1)
+            env.update(strategy, upd_player=2)
+            env.update_strategy(average)
+        self.iteration += n
+
+    def average_policy(self):
+        """The average policy as an OpenSpiel ``TabularPolicy``."""
+        return self.env.get_strategy(self.average, self.average_type)[0]
+
+
+def liteefg_solver(liteefg, algorithm, game, home):
+    def make():
+        return LiteEFGSolver(liteefg, algorithm, game, home).run
+
+    return make
 
 
 def ours(tree, algorithm, threads=None):
@@ -91,21 +186,24 @@ def theirs(game, cls):
     return make
 
 
-def speed(games: list[str], quick: bool) -> pd.DataFrame:
+def speed(games: list[str], quick: bool, liteefg=None) -> pd.DataFrame:
+    """The speed table; ``liteefg`` is ``import_liteefg()``'s answer (None: no LiteEFG rows)."""
     rows = []
     repeats = 3 if quick else 5
-    print(f"\n{'game':<58} {'solver':<40} {'s/iteration':>12} {'x C++ CFR+':>11}", flush=True)
+    print(f"\n{'game':<58} {'solver':<40} {'s/iteration':>12} {'x C++ CFR+':>11} {'x LiteEFG CFR+':>15}", flush=True)
     for name in games:
         game = elements_ai.load_game(name) if name.split("(")[0] in elements_ai.GAMES else pyspiel.load_game(name)
         tree = build_tree(game)
-        ours_block = 20 if quick else 200 if tree.num_nodes < 50_000 else 50
+        small = tree.num_nodes < 50_000
+        ours_block = 20 if quick else 200 if small else 50
         figures = []
         for algorithm in ALGORITHMS:
-            seconds = seconds_per_iteration(ours(tree, algorithm), ours_block, repeats)
+            seconds = seconds_per_iteration(ours(tree, algorithm, threads=1), ours_block, repeats)
             figures.append((f"elements_ai {algorithm}", seconds))
         python_game = isinstance(game, elements_ai.core.KernelGame)
         cached = pyspiel.load_game(f"cached_tree(game={game})") if python_game else None
-        block = 2 if quick else 20
+        # Iterations of a second or so (OpenSpiel and LiteEFG on liars_dice): fewer of them.
+        block = 2 if quick else 20 if small else 4
         for label, cls in (("CFRPlusSolver", pyspiel.CFRPlusSolver), ("CFRSolver", pyspiel.CFRSolver)):
             if python_game:
                 # Calling back into Python at every node: seconds per iteration, so few of them.
@@ -118,22 +216,37 @@ def speed(games: list[str], quick: bool) -> pd.DataFrame:
                 )
             else:
                 figures.append((f"openspiel C++ {label}", seconds_per_iteration(theirs(game, cls), block, repeats)))
+        if liteefg is not None and str(game) in {str(pyspiel.load_game(g)) for g in LITEEFG_GAMES}:
+            # A fresh LiteEFG solver rereads the game's file (seconds on liars_dice): fewer repeats there.
+            liteefg_repeats = repeats if small else 3
+            with liteefg_folder() as home:
+                for algorithm in liteefg[1]:
+                    make = liteefg_solver(liteefg, algorithm, game, home)
+                    figures.append((f"LiteEFG {algorithm}", seconds_per_iteration(make, block, liteefg_repeats)))
         reference_label = "openspiel C++ CFRPlusSolver cached_tree" if python_game else "openspiel C++ CFRPlusSolver"
         reference = dict(figures)[reference_label]
+        liteefg_reference = dict(figures).get("LiteEFG cfr+", float("nan"))
         for label, seconds in figures:
             ratio = reference / seconds
+            liteefg_ratio = liteefg_reference / seconds
             rows.append(
                 {
                     "game": str(game),
                     "solver": label,
                     "seconds_per_iteration": seconds,
                     "x_cpp_cfr_plus": ratio,
+                    "x_liteefg_cfr_plus": liteefg_ratio,
                     "reference": reference_label,
                     "nodes": tree.num_nodes,
                     "infosets": tree.num_infosets,
                 }
             )
-            print(f"{str(game):<58} {label:<40} {seconds:>12.3e} {ratio:>11.1f}", flush=True)
+            liteefg_text = "" if np.isnan(liteefg_ratio) else f"{liteefg_ratio:.1f}"
+            print(f"{str(game):<58} {label:<40} {seconds:>12.3e} {ratio:>11.1f} {liteefg_text:>15}", flush=True)
+        if not np.isnan(liteefg_reference):
+            mine = dict(figures)["elements_ai cfr+"]
+            print(f"{game}: elements_ai cfr+ {liteefg_reference / mine:.1f}x LiteEFG cfr+ per iteration "
+                  f"({mine:.3e} s against {liteefg_reference:.3e} s)", flush=True)
     table = pd.DataFrame(rows)
     table["target"] = ""
     name, algorithm, required, aimed = TARGET
@@ -217,7 +330,9 @@ def threads_scaling(games: list[str], quick: bool) -> pd.DataFrame:
     return table
 
 
-def convergence(games: list[str], iterations: int, points: int) -> pd.DataFrame:
+def convergence(games: list[str], iterations: int, points: int, liteefg=None) -> pd.DataFrame:
+    """Exploitability curves; LiteEFG's (``import_liteefg()``'s answer, None: none) on
+    ``leduc_poker`` only, for a tenth of the iterations."""
     rows = []
     for name in games:
         game = elements_ai.load_game(name) if name.split("(")[0] in elements_ai.GAMES else pyspiel.load_game(name)
@@ -258,6 +373,31 @@ def convergence(games: list[str], iterations: int, points: int) -> pd.DataFrame:
                         "exploitability": evaluate(tree, reference.average_policy()).exploitability,
                     }
                 )
+        if liteefg is not None and str(game) == str(pyspiel.load_game("leduc_poker")):
+            with liteefg_folder() as home:
+                for algorithm in liteefg[1]:
+                    solver = LiteEFGSolver(liteefg, algorithm, game, home)
+                    seconds = 0.0
+                    for mark in marks[marks <= max(1, iterations // 10)]:
+                        start = time.perf_counter()
+                        solver.run(int(mark) - solver.iteration)
+                        seconds += time.perf_counter() - start
+                        rows.append(
+                            {
+                                "game": str(game),
+                                "solver": f"LiteEFG {algorithm}",
+                                "iterations": solver.iteration,
+                                "seconds": seconds,
+                                "exploitability": evaluate(tree, solver.average_policy()).exploitability,
+                            }
+                        )
+                    mine = next(
+                        row["exploitability"] for row in rows if row["game"] == str(game)
+                        and row["solver"] == f"elements_ai {algorithm}" and row["iterations"] == solver.iteration
+                    )
+                    print(f"{str(game):<58} LiteEFG {algorithm:<6} {solver.iteration} iterations in {seconds:.2f} s: "
+                          f"exploitability {rows[-1]['exploitability']:.3e} (elements_ai {algorithm}: {mine:.3e})",
+                          flush=True)
     return pd.DataFrame(rows)
 
 
@@ -289,29 +429,50 @@ def plot(table: pd.DataFrame, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    parts = ("speed", "threads", "convergence")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small games and few iterations, for the test suite")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the CSV and PNG files")
     parser.add_argument("--iterations", type=int, help="convergence: iterations per algorithm (default 10000)")
+    parser.add_argument("--part", choices=parts, action="append",
+                        help="run only this part (may be repeated; default: all three)")
+    parser.add_argument("--games", nargs="+", help="games of the speed and convergence parts (default: per mode)")
     args = parser.parse_args(argv)
+    chosen = args.part or parts
     if args.quick:
         games = ["kuhn_poker", "leduc_poker", TINY_ELEMENTS]
+        speed_games = games
         iterations = args.iterations or 100
     else:
         games = ["kuhn_poker", "leduc_poker", SMALL_ELEMENTS, SMALL_DUEL]
+        speed_games = [*games, "liars_dice"]
         iterations = args.iterations or 10_000
-    speed_table = speed(games, args.quick)
-    write_csv(speed_table.assign(**provenance()), args.out / "cfr_speed.csv")
-    threads_table = threads_scaling([MID_ELEMENTS] if args.quick else [MID_ELEMENTS, LARGE_ELEMENTS], args.quick)
-    write_csv(threads_table.assign(**provenance()), args.out / "cfr_threads.csv")
-    print()
-    convergence_table = convergence(games, iterations, points=12 if args.quick else 40)
-    write_csv(convergence_table.assign(**provenance()), args.out / "cfr_convergence.csv")
-    plot(convergence_table, args.out / "cfr_convergence.png")
-    files = ("cfr_speed.csv", "cfr_threads.csv", "cfr_convergence.csv", "cfr_convergence.png")
+    if args.games:
+        games = speed_games = args.games
+    liteefg = import_liteefg()
+    if liteefg is None and ("speed" in chosen or "convergence" in chosen):
+        print(LITEEFG_MISSING, flush=True)
+    files = []
+    missed = []
+    if "speed" in chosen:
+        speed_table = speed(speed_games, args.quick, liteefg)
+        write_csv(speed_table.assign(**provenance()), args.out / "cfr_speed.csv")
+        files.append("cfr_speed.csv")
+        missed += [f"{row.game} {row.solver}: {row.target}" for row in speed_table.itertuples()
+                   if "MISSED" in row.target]
+    if "threads" in chosen:
+        threads_table = threads_scaling([MID_ELEMENTS] if args.quick else [MID_ELEMENTS, LARGE_ELEMENTS], args.quick)
+        write_csv(threads_table.assign(**provenance()), args.out / "cfr_threads.csv")
+        files.append("cfr_threads.csv")
+        missed += [f"{row.game} {row.work}: {row.target}" for row in threads_table.itertuples()
+                   if "MISSED" in row.target]
+    if "convergence" in chosen:
+        print()
+        convergence_table = convergence(games, iterations, 12 if args.quick else 40, liteefg)
+        write_csv(convergence_table.assign(**provenance()), args.out / "cfr_convergence.csv")
+        plot(convergence_table, args.out / "cfr_convergence.png")
+        files += ["cfr_convergence.csv", "cfr_convergence.png"]
     print(f"\nwrote {', '.join(str(args.out / name) for name in files)}")
-    missed = [f"{row.game} {row.solver}: {row.target}" for row in speed_table.itertuples() if "MISSED" in row.target]
-    missed += [f"{row.game} {row.work}: {row.target}" for row in threads_table.itertuples() if "MISSED" in row.target]
     if missed:
         note = " (quick timings: not judged)" if args.quick else ""
         print(f"missed{note}:\n  " + "\n  ".join(missed), file=sys.stderr)

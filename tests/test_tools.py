@@ -7,10 +7,12 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pyspiel
 import pytest
 
 import elements_ai
 from elements_ai import cli
+from elements_ai.solvers import CFRSolver, build_tree, evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
@@ -124,6 +126,47 @@ def test_a_full_benchmark_run_that_misses_a_target_fails(tmp_path, monkeypatch, 
     assert bench.main(["--quick", "--games", "elements", "--out", str(tmp_path)]) == 0
     assert "(quick timings: not judged)" in capsys.readouterr().err
     assert {"commit", "machine"} <= set(pd.read_csv(tmp_path / "throughput.csv").columns)
+
+
+def load_benchmark(name):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+@pytest.mark.parametrize("liteefg", ["as installed", "hidden"])
+def test_cfr_benchmark_puts_liteefg_beside_openspiel_or_says_it_is_missing(liteefg, tmp_path, monkeypatch, capsys):
+    bench = load_benchmark("cfr")
+    if liteefg == "hidden":
+        monkeypatch.setitem(sys.modules, "LiteEFG", None)  # `import LiteEFG` raises ImportError
+    installed = bench.import_liteefg() is not None
+    assert bench.main(["--quick", "--part", "speed", "--games", "leduc_poker", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    table = pd.read_csv(tmp_path / "cfr_speed.csv")
+    rows = table[table["solver"].str.startswith("LiteEFG")]
+    if not installed:
+        assert out.count(bench.LITEEFG_MISSING) == 1 and "pip install .[bench]" in bench.LITEEFG_MISSING
+        assert rows.empty and table["x_liteefg_cfr_plus"].isna().all()
+        return
+    assert bench.LITEEFG_MISSING not in out
+    assert list(rows["solver"]) == ["LiteEFG cfr+", "LiteEFG cfr", "LiteEFG dcfr"]
+    assert (rows["seconds_per_iteration"] > 0).all() and (rows["game"] == "leduc_poker()").all()
+    assert table["x_liteefg_cfr_plus"].notna().all()
+    assert "leduc_poker(): elements_ai cfr+ " in out and "x LiteEFG cfr+ per iteration" in out
+    # The solvers compared are working ones: after 100 iterations LiteEFG's average
+    # policies are as exploitable as ours (evaluated by our exact evaluation).
+    game = pyspiel.load_game("leduc_poker")
+    tree = build_tree(game)
+    with bench.liteefg_folder() as home:
+        for algorithm in ("cfr+", "cfr", "dcfr"):
+            theirs = bench.LiteEFGSolver(bench.import_liteefg(), algorithm, game, home)
+            theirs.run(100)
+            ours = CFRSolver(tree, algorithm)
+            ours.run(100)
+            assert evaluate(tree, theirs.average_policy()).exploitability == pytest.approx(
+                ours.exploitability(), rel=0.25
+            )
 
 
 @pytest.mark.slow
