@@ -21,6 +21,17 @@ HERE = pathlib.Path(__file__).resolve().parent
 EVAL_SEED = 7_000_000
 
 
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def parser(name: str, description: str) -> argparse.ArgumentParser:
     args = argparse.ArgumentParser(description=description)
     args.add_argument("--quick", action="store_true", help="a few tiny games (seconds), into a temporary folder")
@@ -29,7 +40,7 @@ def parser(name: str, description: str) -> argparse.ArgumentParser:
         "--out", type=pathlib.Path, default=None,
         help=f"results folder (default experiments/results/{name}; with --quick a temporary folder)",
     )
-    args.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    args.add_argument("--workers", type=at_least_one, default=None, help="processes (default: one per core)")
     args.add_argument("--seed", type=int, default=None,
                       help=f"first seed of the games (default {EVAL_SEED:,}, the evaluation seeds)")
     return args

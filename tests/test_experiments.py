@@ -203,8 +203,9 @@ def test_seat_gains_of_a_multiplayer_agent(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_approx_exploitability_of_the_shipped_agents_quick(tmp_path):
+    # Two processes: the responders are shared among them (their results do not depend on how many).
     result = subprocess.run([sys.executable, str(EXPERIMENTS / "approx_exploitability.py"), "--shipped", "--quick",
-                             "--out", str(tmp_path)], capture_output=True, text=True, timeout=900)
+                             "--workers", "2", "--out", str(tmp_path)], capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     table = pd.read_csv(tmp_path / "exploitability.csv")
     small = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
