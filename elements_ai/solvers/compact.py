@@ -480,8 +480,10 @@ class _Builder:
         self.game = game
         self.fill = fill
         outcomes = max(config.max_chance_outcomes, 1)
-        chance_rows = MAX_CHANCE_ROWS if fill else 0
-        utility_rows = MAX_UTILITY_ROWS if fill else 0
+        # The returns and chance tables start small and grow (games have a handful).
+        chance_rows = 256 if fill else 0
+        utility_rows = 256 if fill else 0
+        self.outcomes = outcomes
         self.arrays = {
             "node_shape": np.zeros(nodes, np.uint8),
             "node_code": np.zeros(nodes, np.uint32),
@@ -495,9 +497,9 @@ class _Builder:
             "infoset_first": np.zeros(infosets + 1, np.int64),
             "infoset_parent": np.zeros(infosets, np.int64),
             "sequence_action": np.zeros(sequences, np.int32),
-            "utility_table": np.full(_capacity(min(utility_rows, 1 << 12)), -1, np.int32),
-            "utility_keys": np.zeros((min(utility_rows, 1 << 12), 2), np.uint64),
-            "utility": np.zeros((min(utility_rows, 1 << 12), players)),
+            "utility_table": np.full(_capacity(utility_rows), -1, np.int32),
+            "utility_keys": np.zeros((utility_rows, 2), np.uint64),
+            "utility": np.zeros((utility_rows, players)),
         }
         self.sketches = (np.zeros(1 << SKETCH_BITS, np.uint8), np.zeros(1 << SKETCH_BITS, np.uint8))
         depth = config.max_game_length + config.max_chance_nodes + 1
@@ -540,16 +542,28 @@ class _Builder:
         a["infoset_table"] = np.full(_capacity(infosets), -1, np.int32)
         _rehash(a["infoset_table"], a["infoset_keys"], int(self.counters[INFOSETS]))
 
-    def grow_utility(self) -> bool:
-        a = self.arrays
-        rows = a["utility_keys"].shape[0]
-        if rows >= MAX_UTILITY_ROWS:
-            return False
-        self.grow("utility_keys", rows * 4)
-        self.grow("utility", rows * 4)
-        a["utility_table"] = np.full(_capacity(rows * 4), -1, np.int32)
-        _rehash(a["utility_table"], a["utility_keys"], int(self.counters[UTILITY_ROWS]))
-        return True
+    def grow_tables(self) -> bool:
+        """Four times the rows of whichever of the returns and chance tables is full;
+        False when it is at its limit."""
+        a, counters = self.arrays, self.counters
+        for prefix, used, limit, rows_of in (
+            ("utility", UTILITY_ROWS, MAX_UTILITY_ROWS, ("utility",)),
+            ("chance", CHANCE_ROWS, MAX_CHANCE_ROWS, ("chance_first",)),
+        ):
+            rows = a[f"{prefix}_keys"].shape[0]
+            if counters[used] < rows:
+                continue
+            if rows >= limit:
+                return False
+            self.grow(f"{prefix}_keys", rows * 4)
+            for name in rows_of:
+                self.grow(name, rows * 4)
+            if prefix == "chance":
+                self.grow("chance_prob", rows * 4 * self.outcomes)
+            a[f"{prefix}_table"] = np.full(_capacity(rows * 4), -1, np.int32)
+            _rehash(a[f"{prefix}_table"], a[f"{prefix}_keys"], int(counters[used]))
+            return True
+        return False
 
     def run(self, max_nodes: int, max_memory: float | None, bar=None) -> np.ndarray:
         walk = _compact_walk[self.game.kernel]
@@ -571,7 +585,7 @@ class _Builder:
                 counters[STATUS] = RUNNING
                 self.grow_infosets(max_memory)
                 continue
-            if status == TABLE_FULL and counters[UTILITY_ROWS] >= a["utility_keys"].shape[0] and self.grow_utility():
+            if status == TABLE_FULL and self.grow_tables():
                 counters[STATUS] = RUNNING
                 continue
             break
