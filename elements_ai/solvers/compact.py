@@ -1213,9 +1213,9 @@ def evaluate_compact(
     >>> import elements_ai
     >>> from elements_ai.solvers import build_tree, evaluate_probs, uniform_probs
     >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1)
-    >>> uniform = uniform_probs(build_tree(game))  # the same sequences as the compact tree's
-    >>> compact, flat = evaluate_compact(build_compact(game), uniform), evaluate_probs(build_tree(game), uniform)
-    >>> abs(compact.nash_conv - flat.nash_conv) < 1e-12
+    >>> compact, flat = build_compact(game), build_tree(game)
+    >>> mine, theirs = evaluate_compact(compact, uniform_probs(compact)), evaluate_probs(flat, uniform_probs(flat))
+    >>> abs(mine.nash_conv - theirs.nash_conv) < 1e-12
     True
     """
     probs = np.ascontiguousarray(probs, np.float64)
