@@ -142,9 +142,10 @@ class CompactTree:
         counts = np.bincount(self.infoset_player, minlength=self.num_players)
         self.player_first = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         self.player_infosets = order
-        self.sequence_infoset = np.repeat(
-            np.arange(self.num_infosets, dtype=np.int32), np.diff(self.infoset_first)
-        ).astype(np.int32)
+        # The information set of each parent sequence (-1: none), for the own reach
+        # of an information set: per information set, not per sequence.
+        parent_infoset = np.searchsorted(self.infoset_first, self.infoset_parent, side="right") - 1
+        self.infoset_parent_infoset = np.where(self.infoset_parent < 0, -1, parent_infoset).astype(np.int32)
 
     @property
     def num_nodes(self) -> int:
@@ -496,7 +497,7 @@ class _Builder:
             "infoset_player": np.zeros(infosets, np.int8),
             "infoset_first": np.zeros(infosets + 1, np.int64),
             "infoset_parent": np.zeros(infosets, np.int64),
-            "sequence_action": np.zeros(sequences, np.int32),
+            "sequence_action": np.zeros(sequences, np.uint8 if config.num_actions <= 256 else np.int32),
             "utility_table": np.full(_capacity(utility_rows), -1, np.int32),
             "utility_keys": np.zeros((utility_rows, 2), np.uint64),
             "utility": np.zeros((utility_rows, players)),
@@ -917,7 +918,7 @@ def cfr_pass(
 
 @nb.njit(cache=True)
 def _update_player(
-    player_infosets, infoset_first, infoset_parent, sequence_infoset, instant, policy, regret, cumulative,
+    player_infosets, infoset_first, infoset_parent, infoset_parent_infoset, instant, policy, regret, cumulative,
     prediction, own_reach, average_weight, regret_floor, positive_factor, negative_factor,
 ):
     """After a player's pass: the average policy, the regrets (the threads' rows
@@ -927,7 +928,7 @@ def _update_player(
     for j in range(player_infosets.shape[0]):
         infoset = player_infosets[j]
         parent = infoset_parent[infoset]
-        own_reach[infoset] = 1.0 if parent < 0 else own_reach[sequence_infoset[parent]] * policy[parent]
+        own_reach[infoset] = 1.0 if parent < 0 else own_reach[infoset_parent_infoset[infoset]] * policy[parent]
     for j in range(player_infosets.shape[0]):
         infoset = player_infosets[j]
         first = infoset_first[infoset]
@@ -958,7 +959,8 @@ def _update_player(
 @nb.njit(cache=True)
 def _run(
     iterations, start, lanes, task_start, task_stop, node_shape, node_code, chance_first, chance_prob,
-    infoset_player, infoset_first, infoset_parent, sequence_infoset, player_first, player_infosets, utility, policy,
+    infoset_player, infoset_first, infoset_parent, infoset_parent_infoset, player_first, player_infosets, utility,
+    policy,
     regret, cumulative, prediction, instant, own_reach, depth, width, regret_floor, discount, alpha, beta, gamma,
 ):
     num_players = player_first.shape[0] - 1
@@ -979,7 +981,7 @@ def _run(
             )
             _update_player(
                 player_infosets[player_first[player] : player_first[player + 1]], infoset_first, infoset_parent,
-                sequence_infoset, instant, policy, regret, cumulative, prediction, own_reach, average_weight,
+                infoset_parent_infoset, instant, policy, regret, cumulative, prediction, own_reach, average_weight,
                 regret_floor, positive_factor, negative_factor,
             )
 
@@ -1164,7 +1166,8 @@ def reach_pass(
 @nb.njit(cache=True)
 def _best_choices(player_infosets, infoset_first, infoset_parent, sequence_value, root, best):
     """Best response's second step: ``player``'s information sets, deepest first,
-    choose their best sequence and pass its value to their parent sequence."""
+    choose their best sequence (written into ``best`` unless it is empty) and pass
+    its value to their parent sequence."""
     for j in range(player_infosets.shape[0] - 1, -1, -1):
         infoset = player_infosets[j]
         choice = infoset_first[infoset]
@@ -1173,7 +1176,8 @@ def _best_choices(player_infosets, infoset_first, infoset_parent, sequence_value
             if sequence_value[s] > value:
                 value = sequence_value[s]
                 choice = s
-        best[infoset] = choice
+        if best.shape[0] > 0:
+            best[infoset] = choice
         parent = infoset_parent[infoset]
         if parent < 0:
             root += value
@@ -1183,14 +1187,14 @@ def _best_choices(player_infosets, infoset_first, infoset_parent, sequence_value
 
 
 @nb.njit(cache=True)
-def _sum_rows(rows, out):
-    """``out`` = the rows of ``rows`` summed in order; the rows are cleared."""
-    for i in range(out.shape[0]):
-        total = 0.0
-        for lane in range(rows.shape[0]):
+def _sum_rows(rows):
+    """Sums the rows of ``rows`` into the first, in order; clears the others."""
+    for i in range(rows.shape[1]):
+        total = rows[0, i]
+        for lane in range(1, rows.shape[0]):
             total += rows[lane, i]
             rows[lane, i] = 0.0
-        out[i] = total
+        rows[0, i] = total
 
 
 def _lanes(task_start: np.ndarray) -> int:
@@ -1208,7 +1212,8 @@ def evaluate_compact(
     per sequence) on a compact tree, on ``threads`` cores (default every core).
 
     ``rows``, a float64 array ``(threads, num_sequences)`` of zeros, is used as
-    scratch if given (a solver lends its regret rows) and left zero.
+    scratch if given (a solver lends its regret rows; best response then needs no
+    per-sequence array of its own) and left zero.
 
     >>> import elements_ai
     >>> from elements_ai.solvers import build_tree, evaluate_probs, uniform_probs
@@ -1233,16 +1238,18 @@ def evaluate_compact(
         reach_pass(EVERYONE, lanes, task_start, task_stop, *args, rows[:lanes], root_rows, tree.depth)
         values = [float(v) for v in _column_sums(root_rows)]
         best = []
-        sequence_value = np.empty(tree.num_sequences)
-        choices = np.full(tree.num_infosets, -1, np.int64)
+        no_choices = np.zeros(0, np.int64)
         for player in range(players):
             root_rows[:] = 0.0
             reach_pass(player, lanes, task_start, task_stop, *args, rows[:lanes], root_rows, tree.depth)
-            _sum_rows(rows[:lanes], sequence_value)
+            # The threads' rows summed into the first, which then holds the values of
+            # the sequences (no other per-sequence array) and is cleared after.
+            _sum_rows(rows[:lanes])
             root = float(_column_sums(root_rows)[0])
             infosets = tree.player_infosets[tree.player_first[player] : tree.player_first[player + 1]]
-            best.append(float(_best_choices(infosets, tree.infoset_first, tree.infoset_parent, sequence_value, root,
-                                            choices)))
+            best.append(float(_best_choices(infosets, tree.infoset_first, tree.infoset_parent, rows[0], root,
+                                            no_choices)))
+            rows[0, :] = 0.0
     nash_conv = float(sum(b - v for b, v in zip(best, values)))
     return Evaluation(
         nash_conv=nash_conv,
@@ -1345,7 +1352,7 @@ class CompactCFRSolver:
             _run(
                 int(iterations), self.iteration, lanes, task_start, task_stop, tree.node_shape, tree.node_code,
                 tree.chance_first, tree.chance_prob, tree.infoset_player, tree.infoset_first, tree.infoset_parent,
-                tree.sequence_infoset, tree.player_first, tree.player_infosets, tree.utility, self.policy,
+                tree.infoset_parent_infoset, tree.player_first, tree.player_infosets, tree.utility, self.policy,
                 self.regret, self.cumulative, self.prediction, self._instant[:lanes], self._own_reach, tree.depth,
                 COUNT_MASK + 1, s.regret_floor, s.discount, s.alpha, s.beta, s.gamma,
             )

@@ -54,16 +54,17 @@ MAX_NODES = 2**31 - 1
 
 # The compact tree (compact.py): per node a shape byte and a 32-bit code, nothing
 # else (its sweeps keep values on a stack as deep as the tree). Per information set:
-# key (16), player (1), first sequence and parent sequence (8 + 8), the per-player
-# list (4). Per sequence: action and information set (4 + 4).
+# key (16), player (1), first sequence and parent sequence (8 + 8), the parent's
+# information set and the per-player list (4 + 4). Per sequence: its action (1; 4
+# in games with more than 256 actions).
 COMPACT_NODE_BYTES = 1 + 4
-COMPACT_INFOSET_BYTES = 16 + 1 + 8 + 8 + 4
-COMPACT_SEQUENCE_BYTES = 4 + 4
+COMPACT_INFOSET_BYTES = 16 + 1 + 8 + 8 + 4 + 4
+COMPACT_SEQUENCE_BYTES = 1
 # Its builder: the node arrays, and per information set the key, player, first and
 # parent sequences and the hash table (at most four int32 slots each, a power of two
 # at least twice the information sets); per sequence its action.
 COMPACT_BUILD_INFOSET_BYTES = 16 + 1 + 8 + 8 + 4 * 4
-COMPACT_BUILD_SEQUENCE_BYTES = 4
+COMPACT_BUILD_SEQUENCE_BYTES = 1
 
 
 def solve_bytes(nodes: float, infosets: float, sequences: float) -> float:
@@ -94,11 +95,11 @@ def compact_solve_bytes(
     infosets: float, sequences: float, threads: int = 1, accumulator_bytes: int = 8, predictive: bool = True
 ) -> float:
     """Bytes a solver on a compact tree adds to it: per sequence the policy (8), the
-    regret and cumulative policy (and prediction) accumulators, a regret total per
-    thread (8 each) and best response's sequence value (8); per information set its
-    own reach and best response's choice (8 + 8). Nothing per node."""
-    per_sequence = 8 + accumulator_bytes * (3 if predictive else 2) + 8 * threads + 8
-    return sequences * per_sequence + infosets * 16
+    regret and cumulative policy (and prediction) accumulators, and a regret total
+    per thread (8 each; best response sums into them too); per information set its
+    own reach (8). Nothing per node."""
+    per_sequence = 8 + accumulator_bytes * (3 if predictive else 2) + 8 * threads
+    return sequences * per_sequence + infosets * 8
 
 
 class TreeTooLarge(MemoryError):
