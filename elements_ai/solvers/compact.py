@@ -40,6 +40,11 @@ order. A given thread count always gives the same bits, and different counts agr
 to rounding (about 1e-16 relatively). The extra memory is 8 bytes a sequence a
 thread, nothing per node.
 
+Memory (``memory.compact_tree_bytes``, ``compact_build_bytes``,
+``compact_solve_bytes``): 5 bytes a node; 41 an information set and 1 a sequence
+in the tree; a solver adds 8 an information set and per sequence 8 (policy), 8 or
+4 (regret and cumulative policy each, float64 or float32) and 8 a thread.
+
 Building. A counting walk first, which allocates nothing per node and sketches the
 number of distinct information sets and sequences (HyperLogLog); the size is then
 checked against memory, and a second walk writes the arrays in preorder, with its
@@ -667,6 +672,8 @@ def build_compact(
         raise too_large(game, estimate.describe_size(), worst_nodes * COMPACT_NODE_BYTES, max_memory)
     counts = count_compact(game, max_nodes=int(budget / COMPACT_NODE_BYTES) + 1, progress=progress)
     nodes = counts["nodes"]
+    if counts["infosets"] > 2**31:
+        raise ValueError(f"{game}: about {counts['infosets']:.3g} information sets, more than a 32-bit code holds")
     infosets = min(int(counts["infosets"] * SKETCH_MARGIN) + 64, counts["decision_nodes"])
     sequences = int(counts["sequences"] * SKETCH_MARGIN) + 256
     needed = max(
