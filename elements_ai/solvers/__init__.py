@@ -12,12 +12,15 @@ True
 
 from .best_response import Evaluation, best_response_probs, evaluate_probs, infoset_reach, uniform_probs
 from .cfr import ALGORITHMS, CFRSolver, Settings
+from .compact import CompactCFRSolver, CompactTree, build_compact, evaluate_compact
 from .policy import PolicyMismatch, PolicyTable, evaluate, load_policy, policy_probs, to_tabular
 from .tree import Tree, TreeEstimate, TreeTooLarge, build_tree, estimate_tree, machine_memory, tree_from_pyspiel
 
 __all__ = [
     "ALGORITHMS",
     "CFRSolver",
+    "CompactCFRSolver",
+    "CompactTree",
     "Evaluation",
     "PolicyMismatch",
     "PolicyTable",
@@ -26,9 +29,11 @@ __all__ = [
     "TreeEstimate",
     "TreeTooLarge",
     "best_response_probs",
+    "build_compact",
     "build_tree",
     "estimate_tree",
     "evaluate",
+    "evaluate_compact",
     "evaluate_probs",
     "infoset_reach",
     "load_policy",

@@ -16,6 +16,9 @@ __all__ = [
     "MAX_NODES",
     "TreeTooLarge",
     "build_bytes",
+    "compact_build_bytes",
+    "compact_solve_bytes",
+    "compact_tree_bytes",
     "format_bytes",
     "format_count",
     "machine_memory",
@@ -49,6 +52,20 @@ PYSPIEL_NODE_BYTES = 150
 # Nodes are numbered with int32.
 MAX_NODES = 2**31 - 1
 
+# The compact tree (compact.py): per node a shape byte and a 32-bit code, nothing
+# else (its sweeps keep values on a stack as deep as the tree). Per information set:
+# key (16), player (1), first sequence and parent sequence (8 + 8), the parent's
+# information set and the per-player list (4 + 4). Per sequence: its action (1; 4
+# in games with more than 256 actions).
+COMPACT_NODE_BYTES = 1 + 4
+COMPACT_INFOSET_BYTES = 16 + 1 + 8 + 8 + 4 + 4
+COMPACT_SEQUENCE_BYTES = 1
+# Its builder: the node arrays, and per information set the key, player, first and
+# parent sequences and the hash table (at most four int32 slots each, a power of two
+# at least twice the information sets); per sequence its action.
+COMPACT_BUILD_INFOSET_BYTES = 16 + 1 + 8 + 8 + 4 * 4
+COMPACT_BUILD_SEQUENCE_BYTES = 1
+
 
 def solve_bytes(nodes: float, infosets: float, sequences: float) -> float:
     """Bytes a tabular solver (and its exact best response) needs for a tree of this size."""
@@ -58,6 +75,31 @@ def solve_bytes(nodes: float, infosets: float, sequences: float) -> float:
 def build_bytes(nodes: float, decision_nodes: float, decision_edges: float) -> float:
     """Peak bytes of the kernel builder, which sizes its information sets from the decision nodes."""
     return nodes * TREE_NODE_BYTES + decision_nodes * BUILD_DECISION_BYTES + decision_edges * BUILD_EDGE_BYTES
+
+
+def compact_tree_bytes(nodes: float, infosets: float, sequences: float) -> float:
+    """Bytes of a compact tree of this size."""
+    return nodes * COMPACT_NODE_BYTES + infosets * COMPACT_INFOSET_BYTES + sequences * COMPACT_SEQUENCE_BYTES
+
+
+def compact_build_bytes(nodes: float, infosets: float, sequences: float) -> float:
+    """Peak bytes of the compact builder (its information-set arrays sized as given)."""
+    return (
+        nodes * COMPACT_NODE_BYTES
+        + infosets * COMPACT_BUILD_INFOSET_BYTES
+        + sequences * COMPACT_BUILD_SEQUENCE_BYTES
+    )
+
+
+def compact_solve_bytes(
+    infosets: float, sequences: float, threads: int = 1, accumulator_bytes: int = 8, predictive: bool = True
+) -> float:
+    """Bytes a solver on a compact tree adds to it: per sequence the policy (8), the
+    regret and cumulative policy (and prediction) accumulators, and a regret total
+    per thread (8 each; best response sums into them too); per information set its
+    own reach (8). Nothing per node."""
+    per_sequence = 8 + accumulator_bytes * (3 if predictive else 2) + 8 * threads
+    return sequences * per_sequence + infosets * 8
 
 
 class TreeTooLarge(MemoryError):
