@@ -36,12 +36,18 @@ large enough to be shared among threads (``sweeps.PARALLEL_NODES``); the target 
 the ratio on ``elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)``
 (8.2e7 nodes: a few GB and tens of seconds to build), full runs only.
 
+Memory: bytes a node of the flat tree and of the compact one (``build_compact``) on
+the same game, the tree's arrays, a CFR+ solver's own arrays and the builder's peak
+(numpy allocations traced by ``tracemalloc``). The target, at most 10 bytes a node for
+the compact tree with its solver and for its builder's peak, is judged on the 8.2e7-node
+tree, full runs only.
+
 Convergence: exploitability of the average policy against iterations and against
 solver seconds, per algorithm and game (evaluation outside the clock). On
 ``leduc_poker`` LiteEFG's average policies are evaluated by the same exact
 evaluation for a tenth of the iterations, to show its solvers are working ones.
 
-Writes ``cfr_speed.csv``, ``cfr_threads.csv``, ``cfr_convergence.csv`` (with the
+Writes ``cfr_speed.csv``, ``cfr_threads.csv``, ``cfr_memory.csv``, ``cfr_convergence.csv`` (with the
 commit and the machine) and ``cfr_convergence.png``. A full run that misses a speed
 target exits with status 1; a quick one only prints the verdicts, its timings being
 too short to judge.
@@ -61,6 +67,7 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from unittest import mock
 
@@ -70,7 +77,7 @@ import pandas as pd
 import pyspiel
 
 import elements_ai
-from elements_ai.solvers import ALGORITHMS, CFRSolver, build_tree, evaluate
+from elements_ai.solvers import ALGORITHMS, CFRSolver, CompactCFRSolver, build_compact, build_tree, evaluate
 from elements_ai.tables import provenance, write_csv
 
 SMALL_ELEMENTS = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
@@ -81,6 +88,8 @@ MID_ELEMENTS = "elements(single_round=true,deck=1_2_3_4_6_6,hand_size=2)"  # 2.2
 LARGE_ELEMENTS = "elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)"  # 8.2e7 nodes
 # game, cores the ratio is stated for, required ratio of every core to one thread (CFR+)
 THREADS_TARGET = (LARGE_ELEMENTS, 2, 1.7)
+# game, bytes a node the compact tree with a CFR+ solver, and its builder's peak, stay within
+MEMORY_TARGET = (LARGE_ELEMENTS, 10.0)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LITEEFG_GAMES = ("leduc_poker", "liars_dice")
@@ -330,6 +339,54 @@ def threads_scaling(games: list[str], quick: bool) -> pd.DataFrame:
     return table
 
 
+def _arrays_nbytes(obj) -> int:
+    return sum(value.nbytes for value in vars(obj).values() if isinstance(value, np.ndarray))
+
+
+def _traced_peak(build, game):
+    """``build(game)``'s result and the peak bytes numpy allocated while it ran."""
+    tracemalloc.start()
+    try:
+        result = build(game)
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def memory(games: list[str]) -> pd.DataFrame:
+    """Bytes a node of the flat tree (``build_tree``, ``CFRSolver``) and of the compact
+    one (``build_compact``, ``CompactCFRSolver``) on the same game: the tree's arrays,
+    a CFR+ solver's own arrays and the builder's peak (numpy allocations traced by
+    ``tracemalloc``), each over the number of nodes."""
+    rows = []
+    print(f"\n{'game':<58} {'layout':<8} {'nodes':>12} {'tree B/node':>12} {'solver B/node':>14} "
+          f"{'build peak B/node':>18}", flush=True)
+    for name in games:
+        game = load(name)
+        for layout, build, solve in (("flat", build_tree, CFRSolver), ("compact", build_compact, CompactCFRSolver)):
+            tree, peak = _traced_peak(build, game)
+            solver = solve(tree, "cfr+", threads=1)
+            solver.run(1)
+            nodes = tree.num_nodes
+            own = solver.nbytes if layout == "compact" else _arrays_nbytes(solver)
+            row = {"game": str(game), "layout": layout, "nodes": nodes, "tree_bytes_per_node": tree.nbytes / nodes,
+                   "solver_bytes_per_node": own / nodes, "build_peak_bytes_per_node": peak / nodes}
+            row["total_bytes_per_node"] = row["tree_bytes_per_node"] + row["solver_bytes_per_node"]
+            rows.append(row)
+            print(f"{str(game):<58} {layout:<8} {nodes:>12,} {row['tree_bytes_per_node']:>12.2f} "
+                  f"{row['solver_bytes_per_node']:>14.2f} {row['build_peak_bytes_per_node']:>18.2f}", flush=True)
+            del tree, solver
+    table = pd.DataFrame(rows)
+    table["target"] = ""
+    name, required = MEMORY_TARGET
+    for index in table.index[(table["game"] == str(load(name))) & (table["layout"] == "compact")]:
+        worst = max(table.loc[index, "total_bytes_per_node"], table.loc[index, "build_peak_bytes_per_node"])
+        table.loc[index, "target"] = f"<= {required:g} bytes a node: {'met' if worst <= required else 'MISSED'}"
+        print(f"target on {name}: tree and solver {table.loc[index, 'total_bytes_per_node']:.2f}, builder peak "
+              f"{table.loc[index, 'build_peak_bytes_per_node']:.2f} bytes a node, {table.loc[index, 'target']}")
+    return table
+
+
 def convergence(games: list[str], iterations: int, points: int, liteefg=None) -> pd.DataFrame:
     """Exploitability curves; LiteEFG's (``import_liteefg()``'s answer, None: none) on
     ``leduc_poker`` only, for a tenth of the iterations."""
@@ -429,13 +486,13 @@ def plot(table: pd.DataFrame, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parts = ("speed", "threads", "convergence")
+    parts = ("speed", "threads", "memory", "convergence")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small games and few iterations, for the test suite")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the CSV and PNG files")
     parser.add_argument("--iterations", type=int, help="convergence: iterations per algorithm (default 10000)")
     parser.add_argument("--part", choices=parts, action="append",
-                        help="run only this part (may be repeated; default: all three)")
+                        help="run only this part (may be repeated; default: all)")
     parser.add_argument("--games", nargs="+", help="games of the speed and convergence parts (default: per mode)")
     args = parser.parse_args(argv)
     chosen = args.part or parts
@@ -465,6 +522,12 @@ def main(argv: list[str] | None = None) -> int:
         write_csv(threads_table.assign(**provenance()), args.out / "cfr_threads.csv")
         files.append("cfr_threads.csv")
         missed += [f"{row.game} {row.work}: {row.target}" for row in threads_table.itertuples()
+                   if "MISSED" in row.target]
+    if "memory" in chosen:
+        memory_table = memory([MID_ELEMENTS] if args.quick else [MID_ELEMENTS, LARGE_ELEMENTS])
+        write_csv(memory_table.assign(**provenance()), args.out / "cfr_memory.csv")
+        files.append("cfr_memory.csv")
+        missed += [f"{row.game} {row.layout}: {row.target}" for row in memory_table.itertuples()
                    if "MISSED" in row.target]
     if "convergence" in chosen:
         print()

@@ -108,6 +108,12 @@ def test_benchmark_quick_mode(script, tmp_path):
     for table in tables:
         found = pd.read_csv(table)
         assert len(found) > 0 and found["commit"].notna().all() and found["machine"].str.contains("cores").all()
+    if script.name == "cfr.py":
+        # Bytes a node, measured on one game in both layouts: the compact tree and its solver take fewer.
+        memory = pd.read_csv(tmp_path / "cfr_memory.csv").set_index("layout")
+        assert set(memory.index) == {"flat", "compact"} and memory["game"].nunique() == 1
+        assert memory.loc["compact", "total_bytes_per_node"] < memory.loc["flat", "total_bytes_per_node"]
+        assert memory.loc["compact", "tree_bytes_per_node"] >= 5  # a shape byte and a 32-bit code a node at least
 
 
 def test_a_full_benchmark_run_that_misses_a_target_fails(tmp_path, monkeypatch, capsys):
