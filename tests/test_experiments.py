@@ -238,3 +238,22 @@ def _shipped_learned():
     from elements_ai import zoo
 
     return [r for r in zoo.recipes().values() if r.kind in ("ppo", "az") and r in zoo.shipped(r.kind)]
+
+
+def test_full_deck_solve_quick(tmp_path):
+    policy = tmp_path / "policy.npz"
+    result = subprocess.run([sys.executable, str(EXPERIMENTS / "solvers" / "full_deck.py"), "--quick", "--policy",
+                             str(policy), "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    curve = pd.read_csv(tmp_path / "curve.csv")
+    run = json.loads((tmp_path / "run.json").read_text())
+    # Measured at iterations 1, 2, 4, ... until below the target.
+    assert list(curve["iterations"]) == [2**k for k in range(len(curve))]
+    assert run["reached"] and curve["exploitability"].iloc[-1] < run["target"] <= curve["exploitability"].iloc[-2]
+    assert run["iterations"] == curve["iterations"].iloc[-1] and run["nodes"] * 5 <= run["tree_bytes"]
+    # The saved policy, evaluated on the flat tree, is as exploitable as the compact solver measured.
+    from elements_ai.solvers import build_tree, load_policy
+
+    game = elements_ai.load_game(run["game"])
+    assert load_policy(policy, game).evaluate(build_tree(game)).exploitability == pytest.approx(
+        curve["exploitability"].iloc[-1], rel=1e-9)
