@@ -50,6 +50,7 @@ from .sweeps import (
     reach_down,
     regret_matching,
     regrets_up,
+    updated_regret,
     using_threads,
 )
 from .tree import build_tree
@@ -146,14 +147,7 @@ def _update_chunks(
                     total = 0.0  # summed as sweeps.gather sums
                     for d in range(last + 1 - infoset_members[infoset]):
                         total += work[np.uint64(member_child[np.uint64(last - d)] + s - first)]
-                r = regret[s] + total
-                if r >= 0.0:
-                    r *= positive_factor
-                else:
-                    r *= negative_factor
-                if regret_floor and r < 0.0:
-                    r = 0.0
-                regret[s] = r
+                regret[s] = updated_regret(regret[s], total, positive_factor, negative_factor, regret_floor)
                 if predictive:
                     prediction[s] = total
             regret_matching(regret, prediction, first, stop, policy)

@@ -97,7 +97,7 @@ from .memory import (
     too_large,
 )
 from .policy import PolicyTable
-from .sweeps import EVERYONE, PARALLEL_NODES, TASKS, check_threads, regret_matching, using_threads
+from .sweeps import EVERYONE, PARALLEL_NODES, TASKS, check_threads, regret_matching, updated_regret, using_threads
 
 __all__ = ["CompactCFRSolver", "CompactTree", "build_compact", "evaluate_compact"]
 
@@ -953,14 +953,7 @@ def _update_player(
             for lane in range(lanes):
                 total += instant[lane, s]
                 instant[lane, s] = 0.0
-            r = regret[s] + total
-            if r >= 0.0:
-                r *= positive_factor
-            else:
-                r *= negative_factor
-            if regret_floor and r < 0.0:
-                r = 0.0
-            regret[s] = r
+            regret[s] = updated_regret(regret[s], total, positive_factor, negative_factor, regret_floor)
             if predictive:
                 prediction[s] = total
         regret_matching(regret, prediction, first, stop, policy)

@@ -676,6 +676,20 @@ def best_response(
     return root
 
 
+@nb.njit(cache=True, inline="always")
+def updated_regret(regret, total, positive_factor, negative_factor, regret_floor):
+    """A sequence's cumulative regret after this iteration's ``total``: discounted
+    (DCFR's factors; 1 for the others) and, for CFR+ (``regret_floor``), kept at 0 or above."""
+    r = regret + total
+    if r >= 0.0:
+        r *= positive_factor
+    else:
+        r *= negative_factor
+    if regret_floor and r < 0.0:
+        r = 0.0
+    return r
+
+
 @nb.njit(cache=True)
 def regret_matching(regret, prediction, first, stop, policy):
     """``policy[first:stop]`` proportional to the positive part of ``regret``
