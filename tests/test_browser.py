@@ -85,6 +85,25 @@ def type_into(driver, element_id: str, text: str) -> None:
     field.send_keys(text)
 
 
+def bots_set(driver, spec: str) -> bool:
+    """Types ``spec`` into every bot field that lacks it; True once all hold it. The
+    fields are drawn anew whenever an answer about the game string comes back, so a
+    field can go (stale) or be not yet shown (not interactable) under our hands: then
+    False, and the wait tries again (the fields are drawn by then: the game string was checked)."""
+    from selenium.common.exceptions import ElementNotInteractableException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    try:
+        for field in driver.find_elements(By.CSS_SELECTOR, "#bots input.bot"):
+            if field.get_attribute("value") != spec:
+                field.clear()
+                field.send_keys(spec)
+        fields = driver.find_elements(By.CSS_SELECTOR, "#bots input.bot")
+        return all(field.get_attribute("value") == spec for field in fields)  # none in a solo game
+    except (ElementNotInteractableException, StaleElementReferenceException):
+        return False
+
+
 def set_up(driver, url, game_name: str, game: str, seed: int) -> None:
     """Chooses the game from the list, types its game string, random bots, a seed, no delay; starts."""
     from selenium.webdriver.common.by import By
@@ -96,9 +115,7 @@ def set_up(driver, url, game_name: str, game: str, seed: int) -> None:
     type_into(driver, "game-string", game)
     wait(driver, lambda d: game.split("(")[0] in d.find_element(By.ID, "game-info").text.lower()
          and d.find_element(By.ID, "start").is_enabled(), "the game string checked", 60)
-    for field in driver.find_elements(By.CSS_SELECTOR, "#bots input.bot"):
-        field.clear()
-        field.send_keys("random")
+    wait(driver, lambda d: bots_set(d, "random"), "every bot field set to random", 60)
     type_into(driver, "seed", str(seed))
     Select(driver.find_element(By.ID, "pace")).select_by_value("0")
     driver.find_element(By.ID, "start").click()
