@@ -46,6 +46,7 @@ from .policy import PolicyTable
 from .sweeps import (
     check_threads,
     chunk,
+    iteration_factors,
     new_counter,
     reach_down,
     regret_matching,
@@ -267,12 +268,7 @@ def _run(
     num_players = player_first.shape[0] - 1
     for i in range(iterations):
         t = float(start + i + 1)
-        average_weight = t**gamma
-        positive_factor = 1.0
-        negative_factor = 1.0
-        if discount:
-            positive_factor = t**alpha / (t**alpha + 1.0)
-            negative_factor = t**beta / (t**beta + 1.0)
+        average_weight, positive_factor, negative_factor = iteration_factors(t, discount, alpha, beta, gamma)
         for player in range(num_players):
             reach_down(
                 player, node_player, node_first, node_count, node_index, chance_prob, infoset_first, tasks, top,

@@ -97,7 +97,17 @@ from .memory import (
     too_large,
 )
 from .policy import PolicyTable
-from .sweeps import EVERYONE, PARALLEL_NODES, TASKS, check_threads, regret_matching, updated_regret, using_threads
+from .sweeps import (
+    EVERYONE,
+    PARALLEL_NODES,
+    TASKS,
+    best_choices,
+    check_threads,
+    iteration_factors,
+    regret_matching,
+    updated_regret,
+    using_threads,
+)
 
 __all__ = ["CompactCFRSolver", "CompactTree", "build_compact", "evaluate_compact"]
 
@@ -971,12 +981,7 @@ def _run(
     task_value = np.zeros(task_start.shape[0])
     for i in range(iterations):
         t = float(start + i + 1)
-        average_weight = t**gamma
-        positive_factor = 1.0
-        negative_factor = 1.0
-        if discount:
-            positive_factor = t**alpha / (t**alpha + 1.0)
-            negative_factor = t**beta / (t**beta + 1.0)
+        average_weight, positive_factor, negative_factor = iteration_factors(t, discount, alpha, beta, gamma)
         for player in range(num_players):
             cfr_pass(
                 player, lanes, task_start, task_stop, task_reach, task_value, node_shape, node_code, chance_first,
@@ -1167,29 +1172,6 @@ def reach_pass(
 
 
 @nb.njit(cache=True)
-def _best_choices(player_infosets, infoset_first, infoset_parent, sequence_value, root, best):
-    """Best response's second step: ``player``'s information sets, deepest first,
-    choose their best sequence (written into ``best`` unless it is empty) and pass
-    its value to their parent sequence."""
-    for j in range(player_infosets.shape[0] - 1, -1, -1):
-        infoset = player_infosets[j]
-        choice = infoset_first[infoset]
-        value = sequence_value[choice]
-        for s in range(choice + 1, infoset_first[infoset + 1]):
-            if sequence_value[s] > value:
-                value = sequence_value[s]
-                choice = s
-        if best.shape[0] > 0:
-            best[infoset] = choice
-        parent = infoset_parent[infoset]
-        if parent < 0:
-            root += value
-        else:
-            sequence_value[parent] += value
-    return root
-
-
-@nb.njit(cache=True)
 def _sum_rows(rows):
     """Sums the rows of ``rows`` into the first, in order; clears the others."""
     for i in range(rows.shape[1]):
@@ -1250,7 +1232,7 @@ def evaluate_compact(
             _sum_rows(rows[:lanes])
             root = float(_column_sums(root_rows)[0])
             infosets = tree.player_infosets[tree.player_first[player] : tree.player_first[player + 1]]
-            best.append(float(_best_choices(infosets, tree.infoset_first, tree.infoset_parent, rows[0], root,
+            best.append(float(best_choices(infosets, tree.infoset_first, tree.infoset_parent, rows[0], root,
                                             no_choices)))
             rows[0, :] = 0.0
     nash_conv = float(sum(b - v for b, v in zip(best, values)))

@@ -659,6 +659,14 @@ def best_response(
     else:
         _sequence_values(new_counter(), player_infosets, infoset_first, infoset_members, member_child, work,
                          sequence_value)
+    return best_choices(player_infosets, infoset_first, infoset_parent, sequence_value, root, best)
+
+
+@nb.njit(cache=True)
+def best_choices(player_infosets, infoset_first, infoset_parent, sequence_value, root, best):
+    """Best response's last step: ``player``'s information sets, deepest first,
+    choose their best sequence (written into ``best`` unless it is empty) and pass
+    its value to their parent sequence; returns the root's value plus ``root``."""
     for j in range(player_infosets.shape[0] - 1, -1, -1):
         infoset = player_infosets[j]
         choice = infoset_first[infoset]
@@ -667,13 +675,26 @@ def best_response(
             if sequence_value[s] > value:
                 value = sequence_value[s]
                 choice = s
-        best[infoset] = choice
+        if best.shape[0] > 0:
+            best[infoset] = choice
         parent = infoset_parent[infoset]
         if parent < 0:
             root += value
         else:
             sequence_value[parent] += value
     return root
+
+
+@nb.njit(cache=True, inline="always")
+def iteration_factors(t, discount, alpha, beta, gamma):
+    """Iteration ``t``'s weight of the average policy (``t**gamma``) and the factors of
+    positive and negative regrets (DCFR's discounts; 1 without ``discount``)."""
+    positive_factor = 1.0
+    negative_factor = 1.0
+    if discount:
+        positive_factor = t**alpha / (t**alpha + 1.0)
+        negative_factor = t**beta / (t**beta + 1.0)
+    return t**gamma, positive_factor, negative_factor
 
 
 @nb.njit(cache=True, inline="always")
