@@ -360,6 +360,11 @@ class CFRSolver:
         self.seconds = 0.0
 
     @property
+    def nbytes(self) -> int:
+        """Bytes of the solver's own arrays (the tree's not included)."""
+        return sum(value.nbytes for value in vars(self).values() if isinstance(value, np.ndarray))
+
+    @property
     def algorithm(self) -> str:
         return self.settings.algorithm
 
