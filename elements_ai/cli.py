@@ -21,6 +21,7 @@ import argparse  # noqa: E402
 import importlib  # noqa: E402
 import random  # noqa: E402
 import signal  # noqa: E402
+import threading  # noqa: E402
 from typing import TextIO  # noqa: E402
 
 from .commands import MODULES  # noqa: E402
@@ -234,14 +235,39 @@ def user_error(error: BaseException) -> str | None:
     return None
 
 
+def _interrupt(signum, frame) -> None:
+    # Raised inside an import, a KeyboardInterrupt can be swallowed (by a callback of
+    # importlib's module locks: the command then runs on) or turn into an ImportError
+    # (in an extension's initialisation, pyspiel's): there Ctrl-C ends the command at once.
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            sys.stderr.flush()
+            os._exit(INTERRUPTED)
+        frame = frame.f_back
+    raise KeyboardInterrupt
+
+
+def _handle_interrupts() -> object:
+    """Installs ``_interrupt`` for SIGINT; returns the handler it replaced (``None``: left
+    as it was, off the main thread or where SIGINT is ignored, as by ``nohup``)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGINT)
+    if previous == signal.SIG_IGN:
+        return None
+    signal.signal(signal.SIGINT, _interrupt)
+    return previous
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command; returns its exit status (2: a mistake, named in one line on stderr; 130: Ctrl-C)."""
+    restore = _handle_interrupts()
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
     except KeyboardInterrupt:
         # A second Ctrl-C during the clean-up that follows ends the process at once.
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        restore = signal.SIG_DFL
         return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly. Python would report the
@@ -254,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return USAGE_ERROR
+    finally:
+        if restore is not None:
+            signal.signal(signal.SIGINT, restore)
 
 
 if __name__ == "__main__":

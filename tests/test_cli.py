@@ -282,6 +282,29 @@ def test_ctrl_c_during_start_up_exits_130_quietly(delay, tmp_path):
     assert code in (130, -signal.SIGINT) and "Traceback" not in err and "KeyboardInterrupt" not in err, (code, err)
 
 
+def test_ctrl_c_inside_an_import_exits_130_at_once(tmp_path):
+    """Raised inside an import, a KeyboardInterrupt can be swallowed by importlib (the
+    command ran on and exited 0) or become an ImportError (a traceback, exit 1): both were
+    seen when Ctrl-C met pyspiel's import. Here a module interrupts itself as it loads and,
+    as pybind11's initialisation does, turns the interrupt into an ImportError."""
+    (tmp_path / "slow_to_load.py").write_text(textwrap.dedent("""\
+        import os, signal, time
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(30)
+        except KeyboardInterrupt as interrupt:
+            raise ImportError("initialization failed") from interrupt
+        """))
+    script = ("import sys; from elements_ai import cli; cli._handle_interrupts()\n"
+              "import slow_to_load\nprint('ran on')\n")
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([str(tmp_path), ENV["PYTHONPATH"]])}
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", ""), done
+    assert time.monotonic() - start < 25  # not after the module's sleep
+
+
 @pytest.mark.slow
 def test_ctrl_c_during_the_games_exits_130_and_says_how_to_resume(tmp_path):
     code, err = interrupt_after(0.5, tmp_path, when_games=True)
