@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print a game between random players",
         epilog="examples:\n  elements-ai demo elements --seed 3 -p single_round=true\n"
                "  elements-ai demo \"elements(single_round=true)\" --seed 3\n"
-               "  elements-ai demo elementos --seed 1 --png pictures   (needs elements-ai[png])",
+               "  elements-ai demo \"elements(single_round=true)\" --seed 1 --png pictures   (needs elements-ai[png])",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     demo_parser.add_argument("game", help="a game name or game string (elements-ai games lists them)")
