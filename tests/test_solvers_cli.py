@@ -4,6 +4,7 @@ import re
 import subprocess
 import sys
 
+import pyspiel
 import pytest
 
 import elements_ai
@@ -40,6 +41,24 @@ def test_resume_continues_the_iterations(tmp_path, capsys):
     assert cli.main(["solve", "kuhn_poker", "--iterations", "50", "--out", str(path), "--resume"]) == 0
     assert "iterations 150" in capsys.readouterr().err
     assert load_policy(path).info["iterations"] == 150
+
+
+def test_the_bots_of_a_tournament_share_one_read_of_a_policy_until_the_file_changes(tmp_path, capsys):
+    """A bot is made for every seat of every game: a large policy is read once a process,
+    and a file written again is read again."""
+    import time
+
+    from elements_ai.agents import make_bot
+
+    game = pyspiel.load_game("kuhn_poker")
+    path = tmp_path / "kuhn.npz"
+    assert cli.main(["solve", "kuhn_poker", "--iterations", "10", "--out", str(path)]) == 0
+    first, second = (make_bot(f"cfr:policy={path}", game, player) for player in (0, 1))
+    assert first.table is second.table
+    time.sleep(0.01)
+    assert cli.main(["solve", "kuhn_poker", "--iterations", "300", "--out", str(path)]) == 0
+    again = make_bot(f"cfr:policy={path}", game, 0)
+    assert again.table is not first.table and again.table.info["iterations"] == 300
 
 
 def test_exploitability_of_a_bot(capsys):
