@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -102,10 +103,12 @@ class MCCFRPolicyBot(PolicyBot):
     shipped_kind = None
 
 
-# The last policies read, by file (path, time and size) and game: a tournament makes a
-# bot for every seat of every game, and a large policy (the full deck's, 1.5 GB) took
-# tens of seconds to read each time. Bots only read their table.
-_READ: dict[tuple, PolicyTable] = {}
+@functools.lru_cache(maxsize=4)
+def _read(path: str, stamp: tuple[int, int], game: str) -> PolicyTable:
+    # A tournament makes a bot for every seat of every game: a policy is read once per
+    # version of its file (the full deck's, 1.5 GB, took a minute to read and index).
+    # Bots only read their table.
+    return load_policy(path, game)
 
 
 def read_policy(path: str, game: pyspiel.Game) -> PolicyTable:
@@ -115,20 +118,13 @@ def read_policy(path: str, game: pyspiel.Game) -> PolicyTable:
         raise ParameterError(f"policy file {path!r} does not exist" if not os.path.exists(path)
                              else f"policy file {path!r} is a folder")
     status = os.stat(path)
-    key = (os.path.realpath(path), status.st_mtime_ns, status.st_size, str(game))
-    if key in _READ:
-        return _READ[key]
     try:
-        table = load_policy(path, game)
+        return _read(path, (status.st_mtime_ns, status.st_size), str(game))
     except ParameterError:
         raise
     except (ValueError, KeyError, OSError) as error:  # load_policy's kinds for a file it cannot use
         message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
         raise ParameterError(message if path in message else f"policy file {path}: {message}") from None
-    _READ[key] = table
-    while len(_READ) > 4:
-        del _READ[next(iter(_READ))]
-    return table
 
 
 def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress: bool = False) -> np.ndarray:
