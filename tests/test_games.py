@@ -277,6 +277,28 @@ def test_resample_keeps_the_observers_view_and_gives_a_reachable_state(name, var
     assert changed or game.config.perfect_information, f"{name}-{variant}: resample never drew anything hidden"
 
 
+@pytest.mark.parametrize("name, variant", RESAMPLE_CASES)
+def test_the_rules_heuristic_reads_nothing_hidden(name, variant):
+    """The ``rules`` bot, and the networks that learn a correction to it (``hint``), may
+    use only what the mover sees: in a state redrawn for the mover (``resample``: the
+    same view, the hidden rest drawn anew) it plays the same move from the same stream."""
+    game = load(name, variant)
+    kernel, cfg = game.kernel, game.cfg
+    states = random_states(game, 60, seed=5)
+    redrawn = 0
+    for i, state in enumerate(states):
+        player = state.current_player()
+        for draw in range(3):
+            out = np.empty_like(state.array)
+            kernel.resample(cfg, state.array, player, seeds_from(1000 * i + draw, 1), out)
+            redrawn += not np.array_equal(out, state.array)
+            for stream in range(2):
+                expected = kernel.heuristic(cfg, state.array, player, seeds_from(stream, 1))
+                assert kernel.heuristic(cfg, out, player, seeds_from(stream, 1)) == expected, (
+                    f"{name}-{variant}: the heuristic of player {player} changed with what it cannot see\n{state}")
+    assert redrawn or game.config.perfect_information
+
+
 HOT_FUNCTIONS = ("init", "current_player", "legal_mask", "chance_outcomes", "apply", "returns", "sample_legal",
                  "sample_chance", "encode_observation", "encode_information_state")
 

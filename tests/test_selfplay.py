@@ -98,8 +98,9 @@ def test_training_writes_checkpoints_and_a_log(tmp_path):
     assert 0.0 <= row["score_rules"] <= 1.0 and row["env_steps"] == 512
 
 
-@pytest.mark.parametrize("start", [{}, {"imitate": "rules", "imitation_steps": 256, "imitation_lr": 1e-3}],
-                         ids=["plain", "imitation"])
+@pytest.mark.parametrize("start", [{}, {"imitate": "rules", "imitation_steps": 256, "imitation_lr": 1e-3},
+                                   {"hint": "rules", "self_play": 0.5}],
+                         ids=["plain", "imitation", "hint"])
 def test_same_seed_same_run_and_resume_continues_identically(tmp_path, start):
     game = elements_ai.load_game(SMALL)
     config = PPOConfig(**TINY, opponents=("rules",), **start)
@@ -191,6 +192,60 @@ def test_every_player_count_trains(tmp_path):
 
 
 # --- bots and checkpoints --------------------------------------------------------------------
+
+def test_a_hinted_network_starts_as_the_rules_heuristic_on_both_faces(tmp_path):
+    """Residual policy learning: a network with ``hint="rules"`` whose own policy is flat
+    plays exactly the heuristic's moves, tie-breaks included, in the vector env loop and
+    as a bot; its numpy copy gives torch's logits, hint included."""
+    from elements_ai.agents.bots import RulesBot
+    from elements_ai.selfplay.players import RulesPlayer
+
+    game = elements_ai.load_game("elements1997(players=3)")
+    config = game.config
+    net = PolicyValueNet(config.info_size, config.num_actions, config.num_players, hidden=(16,), hint="rules")
+    with torch.no_grad():
+        net.policy.weight.zero_()
+    env = VecEnv(game.kernel, config, 8, seed=3)
+    player, rules = NetPlayer(net, seed=10, greedy=True, env=env), RulesPlayer(env, seed=11)
+    decisions = 0
+    while not env.terminated.all():
+        live = np.flatnonzero(~env.terminated)
+        mine, expected = player.act(env, live), rules.act(env, live)
+        assert np.array_equal(mine, expected)
+        actions = np.zeros(8, np.int64)
+        actions[live] = expected
+        env.step(actions)
+        decisions += len(live)
+    assert decisions > 800
+
+    path = net.to_network({"game": str(game)}).save(tmp_path / "hinted.npz")
+    bot, heuristic = make_bot(f"ppo:ckpt={path},greedy=true", game, 0, seed=20), RulesBot(game, 0, seed=21)
+    states = [s for s in _decisions(game, seed=2, count=200) if s.current_player() == 0]
+    assert len(states) > 40
+    assert [bot.step(s) for s in states] == [heuristic.step(s) for s in states]
+
+    info = torch.rand(32, config.info_size)
+    hint = torch.randint(config.num_actions, (32,))
+    with torch.no_grad():
+        net.policy.weight.normal_()
+        net.hint_weight.fill_(2.5)
+        expected_logits, _ = net(info, hint)
+    numpy_net = net.to_network()
+    assert numpy_net.hint == "rules" and numpy_net.hint_weight == 2.5
+    logits, _ = numpy_net.forward(info.numpy(), hint.numpy())
+    np.testing.assert_allclose(logits, expected_logits.numpy(), rtol=1e-5, atol=1e-5)
+    assert not np.allclose(logits, numpy_net.forward(info.numpy())[0])
+
+
+def test_an_unknown_hint_is_a_clear_error():
+    from elements_ai.agents.network import Network, NetworkError
+
+    with pytest.raises(ValueError, match="hint must be one of"):
+        PPOConfig(hint="ismcts")
+    layer = (np.zeros((2, 3)), np.zeros(2))
+    with pytest.raises(NetworkError, match="hint must be one of"):
+        Network([], layer, layer, hint="ismcts")
+
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):

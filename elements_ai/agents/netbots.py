@@ -24,7 +24,7 @@ import numpy as np
 from ..core.params import Param, at_least, int_range
 from ..core.rng import uniform
 from ..core.vec import batch_encode_information_state
-from .bots import KernelBot
+from .bots import KernelBot, RulesBot
 from .network import Network, NetworkError, masked_softmax, single_threaded
 
 
@@ -64,7 +64,7 @@ def _from_checkpoint(ckpt: str, game) -> Network:
                            f"(a CPU build), or give the network file (.npz) that `elements-ai zoo export` "
                            f"writes") from None
     net, payload = load_torch(ckpt, game)
-    return Network.from_state_dict(net.state_dict(), {"game": payload["game"], "path": payload["path"]})
+    return Network.from_state_dict(net.state_dict(), {"game": payload["game"], "path": payload["path"]}, net.hint)
 
 
 def evaluator(game, forward):
@@ -105,8 +105,10 @@ CKPT_PARAM: dict[str, Param] = {
 class PPOBot(KernelBot):
     """A trained policy network: samples its masked policy (``greedy=True``: its most likely action).
 
-    It reads the information-state tensor of its player only. ``greedy`` defaults to
-    what the shipped network was evaluated with, and to ``False`` for a user's own.
+    It reads the information-state tensor of its player only, and a network trained
+    as a correction to the rule-based heuristic (``hint``) also the heuristic's move.
+    ``greedy`` defaults to what the shipped network was evaluated with, and to
+    ``False`` for a user's own.
     """
 
     params = {
@@ -120,12 +122,14 @@ class PPOBot(KernelBot):
         self.net, play = load_network(self.options["ckpt"], game, "ppo")
         self.checkpoint = self.net.meta.get("path", "")
         self.greedy = bool(self.given.get("greedy", play.get("greedy", False)))
+        self._hint = RulesBot(game, player, seed + 1) if self.net.hint == "rules" else None
 
     def probabilities(self, state) -> np.ndarray:
         info = np.asarray(state.information_state_tensor(self.player), np.float32)[None]
         mask = np.zeros((1, self.game.num_distinct_actions()), np.bool_)
         mask[0, state.legal_actions()] = True
-        return self.net.probabilities(info, mask)[0]
+        hint = None if self._hint is None else np.array([self._hint.step(state)])
+        return self.net.probabilities(info, mask, hint)[0]
 
     def _policy_and_action(self, state):
         legal = state.legal_actions()

@@ -4,8 +4,9 @@ Self-play training (``elements_ai.selfplay``, torch) writes a network's weights 
 ``.npz`` file; ``Network.load`` reads it back and ``forward`` computes, in float32 as
 torch does, the same logits and values: the multilayer perceptron of
 ``selfplay.net.PolicyValueNet`` (ReLU trunk, a policy head over the game's actions,
-a value head over its players). The file also carries its metadata as JSON (the game
-string it was trained for, the recipe, the commit), read without unpickling anything.
+a value head over its players, and a hint's learnt weight where it has one). The
+file also carries its metadata as JSON (the game string it was trained for, the
+recipe, the commit), read without unpickling anything.
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
@@ -34,6 +35,7 @@ from ..core.params import ParameterError
 from ..files import atomic_write
 
 FORMAT = "elements_ai.network/1"
+HINTS = ("", "rules")  # the bots whose action a network may take as a hint (selfplay.net)
 
 _THREADPOOLS: ThreadpoolController | None = None
 
@@ -77,7 +79,8 @@ class Network:
     weight layout, so a state dict converts without transposing by hand.
     """
 
-    def __init__(self, layers: Sequence[Layer], policy: Layer, value: Layer, meta: dict[str, Any] | None = None):
+    def __init__(self, layers: Sequence[Layer], policy: Layer, value: Layer, meta: dict[str, Any] | None = None,
+                 hint: str = "", hint_weight: float = 0.0):
         def f32(layer: Layer) -> Layer:
             weight, bias = layer
             # Stored transposed: forward is then one (B, in) @ (in, out) product a layer.
@@ -87,6 +90,10 @@ class Network:
         self.policy = f32(policy)
         self.value = f32(value)
         self.meta = dict(meta or {})
+        if hint not in HINTS:
+            raise NetworkError(f"a network's hint must be one of {HINTS}, got {hint!r}")
+        self.hint = hint
+        self.hint_weight = float(np.float32(hint_weight))
         width = self.policy[0].shape[0]
         for k, (weight, bias) in enumerate([*self.layers, self.policy, self.value]):
             if weight.ndim != 2 or bias.shape != (weight.shape[1],):
@@ -118,18 +125,25 @@ class Network:
     def size_bytes(self) -> int:
         return sum(w.nbytes + b.nbytes for w, b in [*self.layers, self.policy, self.value])
 
-    def forward(self, info: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(logits (B, A), values (B, players))`` in float32 for information-state tensors (B, F)."""
+    def forward(self, info: np.ndarray, hint: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits (B, A), values (B, players))`` in float32 for information-state tensors (B, F).
+
+        A network with a ``hint`` adds its weight to the logit of the hinting bot's
+        action in each row (``hint`` (B,)); without them its logits lack the hint.
+        """
         x = np.asarray(info, np.float32)
         for weight, bias in self.layers:
             x = x @ weight
             x += bias
             np.maximum(x, 0.0, out=x)
-        return x @ self.policy[0] + self.policy[1], x @ self.value[0] + self.value[1]
+        logits = x @ self.policy[0] + self.policy[1]
+        if self.hint and hint is not None:
+            logits[np.arange(len(logits)), np.asarray(hint, np.int64)] += np.float32(self.hint_weight)
+        return logits, x @ self.value[0] + self.value[1]
 
-    def probabilities(self, info: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def probabilities(self, info: np.ndarray, mask: np.ndarray, hint: np.ndarray | None = None) -> np.ndarray:
         """The masked policy (B, A) in float64: illegal actions exactly 0, each row summing to 1."""
-        logits, _ = self.forward(info)
+        logits, _ = self.forward(info, hint)
         return masked_softmax(logits, mask)
 
     def check_game(self, game) -> None:
@@ -144,6 +158,8 @@ class Network:
             if getattr(self, name) != value:
                 raise NetworkError(f"{where}: its network has {name}={getattr(self, name)}, the game {game} needs "
                                    f"{value}")
+        if self.hint == "rules" and game.kernel.heuristic is None:
+            raise NetworkError(f"{where} plays with the rule-based heuristic's hints; {game} has no heuristic")
 
     # --- files ------------------------------------------------------------------------------
 
@@ -155,6 +171,8 @@ class Network:
             arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"] = weight.T, bias
         arrays["policy.weight"], arrays["policy.bias"] = self.policy[0].T, self.policy[1]
         arrays["value.weight"], arrays["value.bias"] = self.value[0].T, self.value[1]
+        if self.hint:
+            arrays["hint"], arrays["hint.weight"] = np.array(self.hint), np.array(self.hint_weight, np.float32)
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(path) as handle:
             np.savez_compressed(handle, **arrays)
@@ -179,14 +197,16 @@ class Network:
             layers = [(arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"]) for k in range(depth)]
             policy = (arrays["policy.weight"], arrays["policy.bias"])
             value = (arrays["value.weight"], arrays["value.bias"])
+            hint = str(arrays.get("hint", ""))
+            hint_weight = float(arrays["hint.weight"]) if hint else 0.0
         except (KeyError, json.JSONDecodeError) as error:
             raise NetworkError(f"{path} is damaged: {error}") from None
         meta["path"] = str(path)
-        return cls(layers, policy, value, meta)
+        return cls(layers, policy, value, meta, hint, hint_weight)
 
     @classmethod
-    def from_state_dict(cls, state: dict[str, Any], meta: dict[str, Any] | None = None) -> Network:
-        """From a ``PolicyValueNet`` state dict (torch tensors or numpy arrays)."""
+    def from_state_dict(cls, state: dict[str, Any], meta: dict[str, Any] | None = None, hint: str = "") -> Network:
+        """From a ``PolicyValueNet`` state dict (torch tensors or numpy arrays); ``hint``: the net's."""
 
         def array(value) -> np.ndarray:
             return value.detach().cpu().numpy() if hasattr(value, "detach") else np.asarray(value)
@@ -194,7 +214,8 @@ class Network:
         trunk = sorted({int(key.split(".")[1]) for key in state if key.startswith("trunk.")})
         layers = [(array(state[f"trunk.{k}.weight"]), array(state[f"trunk.{k}.bias"])) for k in trunk]
         return cls(layers, (array(state["policy.weight"]), array(state["policy.bias"])),
-                   (array(state["value.weight"]), array(state["value.bias"])), meta)
+                   (array(state["value.weight"]), array(state["value.bias"])), meta,
+                   hint, float(array(state["hint_weight"])) if hint else 0.0)
 
 
 def value_bound(config) -> float:

@@ -6,6 +6,12 @@ action has probability exactly 0, and the returns of every player predicted from
 mover's point of view: ``value[k]`` is the return of player ``(mover + k) % players``
 divided by the game's utility bound, so one head serves games of 1 to 5 players.
 
+A network may learn a correction to a bot instead of a policy from nothing
+(residual policy learning): with ``hint="rules"`` its logits get ``hint_weight``
+(learnt, 3 at the start) added at the action the game's rule-based heuristic would
+play, so that it starts as that heuristic and learns where to leave it. Whoever
+plays it passes that action, ``hint``, with the information states.
+
 >>> import torch
 >>> net = PolicyValueNet(info_size=6, num_actions=3, num_players=2, hidden=(16,))
 >>> mask = torch.tensor([[True, False, True]])
@@ -20,20 +26,27 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ..agents.network import Network, value_bound
+from ..agents.network import HINTS, Network, value_bound
 
-__all__ = ["PolicyValueNet", "masked_entropy", "masked_log_probs", "masked_logits", "masked_probs", "value_bound"]
+HINT_WEIGHT = 3.0  # the first bonus: with up to 20 legal actions, the hinted one is likelier than the rest together
+
+__all__ = ["HINTS", "PolicyValueNet", "masked_entropy", "masked_log_probs", "masked_logits", "masked_probs",
+           "value_bound"]
 
 
 class PolicyValueNet(nn.Module):
     """A multilayer perceptron with a policy head and a per-player value head."""
 
-    def __init__(self, info_size: int, num_actions: int, num_players: int, hidden: tuple[int, ...] = (256, 256)):
+    def __init__(self, info_size: int, num_actions: int, num_players: int, hidden: tuple[int, ...] = (256, 256),
+                 hint: str = ""):
         super().__init__()
         self.info_size = int(info_size)
         self.num_actions = int(num_actions)
         self.num_players = int(num_players)
         self.hidden = tuple(int(h) for h in hidden)
+        if hint not in HINTS:
+            raise ValueError(f"hint must be one of {HINTS}, got {hint!r}")
+        self.hint = hint
         layers: list[nn.Module] = []
         width = self.info_size
         for h in self.hidden:
@@ -48,25 +61,36 @@ class PolicyValueNet(nn.Module):
         nn.init.zeros_(self.policy.bias)
         nn.init.orthogonal_(self.value.weight, gain=1.0)
         nn.init.zeros_(self.value.bias)
+        if hint:
+            self.hint_weight = nn.Parameter(torch.tensor(HINT_WEIGHT))
 
-    def forward(self, info: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits (B, A), values (B, players))`` for information-state tensors (B, F)."""
+    def forward(self, info: torch.Tensor, hint: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits (B, A), values (B, players))`` for information-state tensors (B, F).
+
+        A network with a hint needs ``hint`` (B,), the hinting bot's actions, for its
+        policy; without them its logits lack the hint (its values do not use it).
+        """
         features = self.trunk(info)
-        return self.policy(features), self.value(features)
+        logits = self.policy(features)
+        if self.hint and hint is not None:
+            logits = logits + self.hint_weight * nn.functional.one_hot(hint, self.num_actions)
+        return logits, self.value(features)
 
     def to_network(self, meta: dict | None = None) -> Network:
         """These weights as a numpy ``Network`` (what the ``ppo`` and ``az`` bots play)."""
-        return Network.from_state_dict(self.state_dict(), meta)
+        return Network.from_state_dict(self.state_dict(), meta, hint=self.hint)
 
     @classmethod
     def from_network(cls, network: Network) -> PolicyValueNet:
         """A torch copy of a numpy ``Network`` (to play it in batches during training)."""
-        net = cls(network.info_size, network.num_actions, network.num_players, network.hidden)
+        net = cls(network.info_size, network.num_actions, network.num_players, network.hidden, network.hint)
         state = {f"trunk.{2 * k}.{part}": torch.from_numpy(array.T.copy() if part == "weight" else array.copy())
                  for k, layer in enumerate(network.layers) for part, array in zip(("weight", "bias"), layer)}
         for head in ("policy", "value"):
             weight, bias = getattr(network, head)
             state[f"{head}.weight"], state[f"{head}.bias"] = torch.from_numpy(weight.T.copy()), torch.from_numpy(bias)
+        if network.hint:
+            state["hint_weight"] = torch.tensor(network.hint_weight)
         net.load_state_dict(state)
         net.eval()
         return net
@@ -78,6 +102,7 @@ class PolicyValueNet(nn.Module):
             "num_actions": self.num_actions,
             "num_players": self.num_players,
             "hidden": list(self.hidden),
+            "hint": self.hint,
         }
 
 

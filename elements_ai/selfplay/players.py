@@ -131,27 +131,78 @@ class BotPlayer(Player):
             bot._rng[:] = rng.numpy().view(np.uint64)
 
 
-class NetPlayer(Player):
-    """A policy network: samples from its masked policy (or plays its most likely action)."""
+class Hints:
+    """The actions a network's hinting bot (``PolicyValueNet.hint``) would play, for rows of one env.
 
-    def __init__(self, net: PolicyValueNet, seed: int = 0, greedy: bool = False, name: str = "net"):
+    It keeps its bot's random streams (the heuristic breaks ties at random), one per
+    env, so hints, like moves, ignore the row order and resume exactly.
+    """
+
+    def __init__(self, hint: str, env, seed: int):
+        self.player = RulesPlayer(env, seed) if hint == "rules" else None
+        self.env = env
+
+    def __call__(self, env, rows: np.ndarray) -> torch.Tensor | None:
+        if self.player is None:
+            return None
+        if env is not self.env:
+            raise ValueError("these hints were made for another env")
+        return torch.from_numpy(self.player.act(env, rows))
+
+    def state(self) -> dict:
+        return self.player.state() if self.player is not None else {}
+
+    def load_state(self, state: dict) -> None:
+        if self.player is not None:
+            self.player.load_state(state)
+
+
+class NetPlayer(Player):
+    """A policy network: samples from its masked policy (or plays its most likely action).
+
+    A network with a hint takes its hinting bot's actions from a ``Hints`` for the env
+    it plays in (``env``, or the first it is asked to play in), seeded from ``seed``.
+    """
+
+    def __init__(self, net: PolicyValueNet, seed: int = 0, greedy: bool = False, name: str = "net", env=None):
         self.net = net
         self.greedy = bool(greedy)
         self.name = name
-        self.generator = torch.Generator().manual_seed(int(seed))
+        self.seed = int(seed)
+        self.generator = torch.Generator().manual_seed(self.seed)
+        self.hints: Hints | None = None
+        self._saved_hints: dict | None = None
+        if env is not None:
+            self._hints(env)
+
+    def _hints(self, env) -> Hints:
+        if self.hints is None or self.hints.env is not env:
+            self.hints = Hints(self.net.hint, env, self.seed + 1)
+            if self._saved_hints is not None:
+                self.hints.load_state(self._saved_hints)
+                self._saved_hints = None
+        return self.hints
 
     @torch.no_grad()
     def act(self, env, rows):
         info = torch.from_numpy(encode_rows(env, rows))
         mask = torch.from_numpy(env.legal_mask[rows])
-        logits, _ = self.net(info)
+        logits, _ = self.net(info, self._hints(env)(env, rows))
         return choose(logits, mask, self.greedy, self.generator).numpy()
 
     def state(self) -> dict:
-        return {"generator": self.generator.get_state()}
+        state = {"generator": self.generator.get_state()}
+        if self.hints is not None:
+            state["hints"] = self.hints.state()
+        return state
 
     def load_state(self, state: dict) -> None:
         self.generator.set_state(state["generator"])
+        if "hints" in state:
+            if self.hints is not None:
+                self.hints.load_state(state["hints"])
+            else:
+                self._saved_hints = state["hints"]
 
 
 def choose(logits: torch.Tensor, mask: torch.Tensor, greedy: bool, generator: torch.Generator) -> torch.Tensor:
@@ -175,5 +226,5 @@ def make_player(spec: str, env, game, seed: int) -> Player:
         _, params = parse_spec(spec)
         network, play = load_network(params.get("ckpt", ""), game)
         greedy = params.get("greedy", play.get("greedy", False))
-        return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=greedy, name=spec)
+        return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=greedy, name=spec, env=env)
     return BotPlayer(spec, game, seed)

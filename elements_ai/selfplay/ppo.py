@@ -48,8 +48,8 @@ from ..files import atomic_write
 from ..tables import write_csv
 from . import checkpoint
 from .match import mean_score, play, rotation, seat_scores
-from .net import PolicyValueNet, masked_entropy, masked_log_probs, value_bound
-from .players import NetPlayer, Player, choose, encode_rows, make_player
+from .net import HINTS, PolicyValueNet, masked_entropy, masked_log_probs, value_bound
+from .players import Hints, NetPlayer, Player, choose, encode_rows, make_player
 
 LEARNER = -1
 
@@ -80,6 +80,7 @@ class PPOConfig:
     imitation_epochs: int = 4
     imitation_batch: int = 256  # decisions per gradient step of the imitation
     imitation_lr: float = 0.0  # the imitation's learning rate (0: ``lr``)
+    hint: str = ""  # "rules": learn a correction to the rule-based heuristic (selfplay.net); "": a policy
     eval_opponents: tuple[str, ...] = ("random", "rules")
     eval_games: int = 200
     eval_every: int = 10  # iterations between evaluations (0: never)
@@ -100,6 +101,8 @@ class PPOConfig:
         if self.lr <= 0 or self.imitation_lr < 0:
             raise ValueError(f"PPOConfig.lr must be positive and imitation_lr not negative, got {self.lr!r}, "
                              f"{self.imitation_lr!r}")
+        if self.hint not in HINTS:
+            raise ValueError(f"PPOConfig.hint must be one of {HINTS}, got {self.hint!r}")
         for name in ("self_play", "fixed_share", "gae_lambda", "gamma"):
             if not 0.0 <= float(getattr(self, name)) <= 1.0:
                 raise ValueError(f"PPOConfig.{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -120,7 +123,7 @@ class PPOConfig:
 def evaluate(net: PolicyValueNet, game, opponent: str, games: int, seed: int, greedy: bool = False):
     """Mean score (and 95% interval) of ``net`` against ``opponent`` over ``games`` games, seats alternated."""
     env = VecEnv(game.kernel, game.config, games, seed=seed)
-    players = [NetPlayer(net, seed=seed, greedy=greedy), make_player(opponent, env, game, seed + 1)]
+    players = [NetPlayer(net, seed=seed, greedy=greedy, env=env), make_player(opponent, env, game, seed + 1)]
     owners = rotation(games, game.num_players())
     returns = play(env, owners, players)
     return mean_score(seat_scores(returns, owners == 0, game.config))
@@ -146,8 +149,9 @@ class Collector:
         self.num_players = gc.num_players
         self.scale = value_bound(gc)
         self.env = VecEnv(self.game.kernel, gc, self.num_envs, seed=self.seed)
-        self.net = PolicyValueNet(gc.info_size, gc.num_actions, gc.num_players, cfg.hidden)
+        self.net = PolicyValueNet(gc.info_size, gc.num_actions, gc.num_players, cfg.hidden, cfg.hint)
         self.net.eval()
+        self.hints = Hints(cfg.hint, self.env, self.seed + 2000)
         self.generator = torch.Generator().manual_seed(self.seed)
         self.fixed: list[Player] = [
             make_player(spec, self.env, self.game, self.seed + 1000 + k) for k, spec in enumerate(cfg.opponents)
@@ -170,7 +174,8 @@ class Collector:
         frozen = PolicyValueNet(**self.net.architecture())
         frozen.load_state_dict(self.net.state_dict())
         frozen.eval()
-        self.league.append(NetPlayer(frozen, seed=self.seed + 7919 * (iteration + 1), name=f"it{iteration}"))
+        self.league.append(NetPlayer(frozen, seed=self.seed + 7919 * (iteration + 1), name=f"it{iteration}",
+                                     env=self.env))
         self.league_iterations.append(int(iteration))
         if len(self.league) > self.config.league_size:
             self.league.pop(0)
@@ -206,7 +211,7 @@ class Collector:
         steps, num_envs, players = cfg.rollout_steps, self.num_envs, self.num_players
         every = np.arange(num_envs)
         learner_rows, values = [], np.zeros((steps, num_envs), np.float32)
-        infos, masks, actions_taken, log_probs = [], [], [], []
+        infos, masks, hints, actions_taken, log_probs = [], [], [], [], []
         done = np.zeros((steps, num_envs), np.bool_)
         final = np.zeros((steps, num_envs, players), np.float32)
         games = 0
@@ -218,8 +223,9 @@ class Collector:
             if len(rows):
                 info = encode_rows(env, rows)
                 mask = env.legal_mask[rows].copy()
+                hint = self.hints(env, rows)
                 with torch.no_grad():
-                    logits, value = net(torch.from_numpy(info))
+                    logits, value = net(torch.from_numpy(info), hint)
                     mask_t = torch.from_numpy(mask)
                     chosen = choose(logits, mask_t, False, self.generator)
                     logp = masked_log_probs(logits, mask_t).gather(1, chosen[:, None]).squeeze(1)
@@ -228,6 +234,7 @@ class Collector:
                 learner_rows.append((t, rows, mover[rows]))
                 infos.append(info)
                 masks.append(mask)
+                hints.append(np.zeros(len(rows), np.int64) if hint is None else hint.numpy())
                 actions_taken.append(chosen.numpy())
                 log_probs.append(logp.numpy())
             for k, opponent in enumerate(self.opponents):
@@ -276,6 +283,7 @@ class Collector:
         return {
             "info": np.zeros((0, gc.info_size), np.float32) if empty else np.concatenate(infos),
             "mask": np.zeros((0, gc.num_actions), np.bool_) if empty else np.concatenate(masks),
+            "hint": np.zeros(0, np.int64) if empty else np.concatenate(hints),
             "action": np.zeros(0, np.int64) if empty else np.concatenate(actions_taken),
             "log_prob": np.zeros(0, np.float32) if empty else np.concatenate(log_probs),
             "value": np.zeros(0, np.float32) if empty else np.concatenate([values[t, r] for t, r, _ in learner_rows]),
@@ -301,6 +309,7 @@ class Collector:
             "league_players": [member.state() for member in self.league],
             "league_iterations": list(self.league_iterations),
             "fixed_players": [player.state() for player in self.fixed],
+            "hints": self.hints.state(),
             "owners": torch.from_numpy(self.owners.copy()),
             "env": {
                 "states": torch.from_numpy(env.states.copy()),
@@ -318,12 +327,13 @@ class Collector:
             frozen = PolicyValueNet(**self.net.architecture())
             frozen.load_state_dict(weights)
             frozen.eval()
-            member = NetPlayer(frozen, name=f"it{iteration}")
+            member = NetPlayer(frozen, name=f"it{iteration}", env=self.env)
             member.load_state(player_state)
             self.league.append(member)
             self.league_iterations.append(int(iteration))
         for player, player_state in zip(self.fixed, state["fixed_players"]):
             player.load_state(player_state)
+        self.hints.load_state(state.get("hints", {}))
         self.owners[:] = state["owners"].numpy()
         env, saved_env = self.env, state["env"]
         # The env's arrays are written in place, never replaced: restore them so.
@@ -387,7 +397,10 @@ class PPOTrainer:
         torch.manual_seed(self.seed)
         gc = self.game.config
         self.num_players = gc.num_players
-        self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden)
+        if config.hint == "rules" and self.game.kernel.heuristic is None:
+            raise ValueError(f"PPOConfig.hint='rules': the game {self.game.kernel.short_name!r} has no rule-based "
+                             f"heuristic")
+        self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden, config.hint)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
         self.generator = torch.Generator().manual_seed(self.seed)
         self.iteration = 0
@@ -431,6 +444,7 @@ class PPOTrainer:
             return {}
         info = torch.from_numpy(batch["info"])
         mask = torch.from_numpy(batch["mask"])
+        hint = torch.from_numpy(batch["hint"]) if net.hint else None
         action = torch.from_numpy(batch["action"])
         old_log_prob = torch.from_numpy(batch["log_prob"])
         advantage = torch.from_numpy(batch["advantage"])
@@ -441,7 +455,7 @@ class PPOTrainer:
             order = torch.randperm(n, generator=self.generator)
             for start in range(0, n, size):
                 idx = order[start : start + size]
-                logits, value = net(info[idx])
+                logits, value = net(info[idx], None if hint is None else hint[idx])
                 log_probs = masked_log_probs(logits, mask[idx])
                 new_log_prob = log_probs.gather(1, action[idx, None]).squeeze(1)
                 ratio = torch.exp(new_log_prob - old_log_prob[idx])
@@ -497,7 +511,8 @@ class PPOTrainer:
         scale = value_bound(gc)
         env = VecEnv(self.game.kernel, gc, cfg.num_envs, seed=self.seed + 3)
         teacher = make_player(cfg.imitate, env, self.game, self.seed + 4)
-        infos, masks, actions, movers = [], [], [], []
+        hint_source = Hints(cfg.hint, env, self.seed + 5)
+        infos, masks, hints, actions, movers = [], [], [], [], []
         every = np.arange(cfg.num_envs)
         steps = max(1, cfg.imitation_steps // cfg.num_envs)
         # Monte Carlo targets: each decision gets the returns of the game it belongs to,
@@ -509,6 +524,8 @@ class PPOTrainer:
             infos.append(encode_rows(env, every))
             masks.append(env.legal_mask.copy())
             movers.append(env.current_player.copy())
+            hint = hint_source(env, every)
+            hints.append(np.zeros(cfg.num_envs, np.int64) if hint is None else hint.numpy())
             actions.append(teacher.act(env, every))
             env.step(actions[-1])
             for row in np.flatnonzero(env.terminated):
@@ -521,6 +538,7 @@ class PPOTrainer:
         target = np.take_along_axis(returns.reshape(-1, players), seat, axis=1)
         info, mask = torch.from_numpy(np.concatenate(infos)), torch.from_numpy(np.concatenate(masks))
         action = torch.from_numpy(np.concatenate(actions))
+        hint = torch.from_numpy(np.concatenate(hints)) if cfg.hint else None
         known = torch.from_numpy(~np.isnan(target[:, 0]))
         target = torch.from_numpy(np.nan_to_num(target))
         n = len(action)
@@ -535,7 +553,7 @@ class PPOTrainer:
             order = torch.randperm(n, generator=self.generator)
             for start in range(0, n, size):
                 idx = order[start : start + size]
-                logits, value = self.net(info[idx])
+                logits, value = self.net(info[idx], None if hint is None else hint[idx])
                 loss = -masked_log_probs(logits, mask[idx]).gather(1, action[idx, None]).mean()
                 weight = known[idx].float()
                 error = ((value - target[idx]) ** 2).mean(1)
