@@ -1,0 +1,52 @@
+"""The suite's set-up: numba's cache is filled once, in parallel parts, before the workers start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+WARMUP = pytest.StashKey[str]()
+
+
+def _whole_suite(config: pytest.Config) -> bool:
+    """A run of the test paths themselves (not of chosen files or tests), on several workers."""
+    workers = getattr(config.option, "numprocesses", None) or 0
+    asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+    return workers >= 2 and all(path == HERE for path in asked)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or not _whole_suite(config):
+        return
+    from warmup import PARTS
+
+    import elements_ai
+
+    # The parts import the package the workers will (installed, or this checkout's):
+    # numba's cache lies beside its files.
+    path = os.pathsep.join([str(Path(elements_ai.__file__).parent.parent), os.environ.get("PYTHONPATH", "")])
+    start = time.perf_counter()
+    parts = [subprocess.Popen([sys.executable, str(HERE / "warmup.py"), str(k)], cwd=HERE.parent,
+                              env={**os.environ, "PYTHONPATH": path}, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+             for k in range(len(PARTS))]
+    failed = []
+    for k, part in enumerate(parts):
+        _, err = part.communicate()
+        if part.returncode:
+            failed.append(f"part {k} exited {part.returncode}:\n{err[-2000:]}")
+    took = time.perf_counter() - start
+    config.stash[WARMUP] = f"numba warm-up: {len(parts)} parts in {took:.0f} s"
+    if failed:
+        # The tests that meet the same code report the fault itself.
+        config.stash[WARMUP] += "; it failed (the workers compile what they meet):\n" + "\n".join(failed)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return config.stash.get(WARMUP, None)
