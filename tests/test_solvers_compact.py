@@ -115,22 +115,33 @@ def test_best_responses_and_values_are_the_flat_trees(name, trees):
 @two_threads
 @pytest.mark.parametrize("name", [SMALL, DUEL])
 @pytest.mark.parametrize("algorithm", list(ALGORITHMS))
-def test_two_threads_agree_with_one(name, algorithm, trees):
+def test_two_threads_give_one_threads_bits(name, algorithm, trees):
+    """The subtrees are dealt to lanes, whatever the threads: one thread sums the same
+    partial sums in the same order as two, so the iterates are the same to the bit."""
     _, compact, _ = trees(name)
     task_nodes = 300
     assert compact.plan(task_nodes)[0].shape[0] > 100
-    one = CompactCFRSolver(compact, algorithm, threads=1)
-    two = CompactCFRSolver(compact, algorithm, threads=2, task_nodes=task_nodes)
-    again = CompactCFRSolver(compact, algorithm, threads=2, task_nodes=task_nodes)
-    for solver in (one, two, again):
+    one = CompactCFRSolver(compact, algorithm, threads=1, task_nodes=task_nodes, lanes=2)
+    two = CompactCFRSolver(compact, algorithm, threads=2, task_nodes=task_nodes, lanes=2)
+    uncut = CompactCFRSolver(compact, algorithm, threads=1)
+    for solver in (one, two, uncut):
         solver.run(ITERATIONS[name])
-    # Each thread sums its own share of the tree, so the sums differ by rounding...
-    np.testing.assert_allclose(two.regret, one.regret, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(two.average_probs(), one.average_probs(), rtol=0, atol=1e-9)
-    assert two.exploitability() == pytest.approx(one.exploitability(), abs=1e-12)
-    # ... but always the same shares: the same bits on every run.
-    np.testing.assert_array_equal(again.regret, two.regret)
-    np.testing.assert_array_equal(again.cumulative, two.cumulative)
+    for a, b in ((one.regret, two.regret), (one.cumulative, two.cumulative), (one.policy, two.policy)):
+        np.testing.assert_array_equal(a, b)
+    assert one.evaluate() == two.evaluate()
+    # Other lanes (or none: the tree walked whole) sum in another order: equal to rounding.
+    np.testing.assert_allclose(two.regret, uncut.regret, rtol=0, atol=1e-12)
+    assert two.exploitability() == pytest.approx(uncut.exploitability(), abs=1e-9)
+
+
+def test_lanes_are_checked_and_default_to_the_machines_cores(trees):
+    _, compact, _ = trees(SMALL)
+    assert CompactCFRSolver(compact, "cfr", task_nodes=300).lanes == min(numba.config.NUMBA_NUM_THREADS,
+                                                                         compact.plan(300)[0].shape[0])
+    assert CompactCFRSolver(compact, "cfr").lanes == 1  # a small tree is walked whole
+    for bad in (0, -1, 1.5, "2", True):
+        with pytest.raises(ValueError, match="lanes must be an integer"):
+            CompactCFRSolver(compact, "cfr", lanes=bad)
 
 
 def test_subtree_tasks_cover_the_tree(trees):

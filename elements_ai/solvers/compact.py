@@ -34,14 +34,18 @@ byte makes that a sequential scan of one byte a node, where reading it from the
 information set would be a random access.
 
 Threads. The tree is cut into subtrees (tasks) below a small top; a pass walks the
-top once to find each task's reach, the tasks are shared among threads, and the top
-is walked again to bring their values up. Thread ``l`` takes tasks ``l, l + L, ...``
-(a fixed share, so that each thread's per-sequence regret sums come out the same on
-every run) and adds into its own per-sequence array; these are summed in thread
-order. A given thread count always gives the same bits, and different counts agree
-to rounding: regrets to about 1e-16 relatively; regret matching can magnify that in
-the policies of information sets whose regrets nearly cancel (1e-12 measured). The extra memory is 8 bytes a sequence a
-thread, nothing per node.
+top once to find each task's reach, the tasks are dealt to ``lanes``, and the top is
+walked again to bring their values up. Lane ``l`` takes tasks ``l, l + L, ...`` and
+adds into its own per-sequence array; these are summed in lane order. The threads
+share out the lanes, so the sums, and every bit of the results, depend on the
+number of lanes and not on the number of threads: one thread sums the same partial
+sums in the same order as two or sixteen. Lanes default to the machine's core
+count (``numba.config.NUMBA_NUM_THREADS``), a constant of the machine, so every
+``threads=`` on it gives the same bits; more threads than lanes leave the extra ones
+idle. (Summed per thread instead, the regrets of different thread counts differed by
+rounding, about 1e-16 relatively, and CFR+'s floor at zero turned that into a
+different policy within a few iterations.) The extra memory is 8 bytes a sequence a
+lane, nothing per node.
 
 Memory (``memory.compact_tree_bytes``, ``compact_build_bytes``,
 ``compact_solve_bytes``): 5 bytes a node; 41 an information set and 1 a sequence
@@ -124,6 +128,7 @@ SKETCH_MARGIN = 1.03
 NODES, DECISIONS, CHANCE_NODES, INFOSETS, SEQUENCES, CHANCE_ROWS, UTILITY_ROWS, STATUS, TOP = range(9)
 RUNNING, DONE, TOO_MANY, STACK_FULL, ACTIONS_DIFFER, TABLE_FULL, GROW, NO_RECALL, TOO_WIDE = range(9)
 CHUNK = 1 << 20
+LANES = nb.config.NUMBA_NUM_THREADS  # the default lanes: the machine's cores, the same for every ``threads``
 
 # Modes of the value walk over the top of a tree.
 FIND_REACH, BRING_VALUES = 0, 1
@@ -691,7 +696,7 @@ def build_compact(
     sequences = int(counts["sequences"] * SKETCH_MARGIN) + 256
     needed = max(
         compact_build_bytes(nodes, infosets, sequences),
-        compact_tree_bytes(nodes, infosets, sequences) + compact_solve_bytes(infosets, sequences, check_threads(None)),
+        compact_tree_bytes(nodes, infosets, sequences) + compact_solve_bytes(infosets, sequences, LANES),
     )
     if needed > budget:
         size = (
@@ -1182,8 +1187,11 @@ def _sum_rows(rows):
         rows[0, i] = total
 
 
-def _lanes(task_start: np.ndarray) -> int:
-    return max(1, min(nb.get_num_threads(), task_start.shape[0]))
+def _lanes(task_start: np.ndarray, lanes: int | None = None) -> int:
+    """The lanes a pass deals its tasks to: ``lanes`` (default ``LANES``), at most one a task."""
+    if lanes is not None and (not isinstance(lanes, (int, np.integer)) or isinstance(lanes, bool) or lanes < 1):
+        raise ValueError(f"lanes must be an integer >= 1, got {lanes!r}")
+    return max(1, min(LANES if lanes is None else int(lanes), task_start.shape[0]))
 
 
 def evaluate_compact(
@@ -1192,11 +1200,13 @@ def evaluate_compact(
     threads: int | None = None,
     rows: np.ndarray | None = None,
     task_nodes: int | None = None,
+    lanes: int | None = None,
 ) -> Evaluation:
     """NashConv, exploitability and values of the policy ``probs`` (one probability
-    per sequence) on a compact tree, on ``threads`` cores (default every core).
+    per sequence) on a compact tree, on ``threads`` cores (default every core);
+    ``lanes`` as ``CompactCFRSolver``'s, so any ``threads`` gives the same bits.
 
-    ``rows``, a float64 array ``(threads, num_sequences)`` of zeros, is used as
+    ``rows``, a float64 array ``(lanes, num_sequences)`` of zeros, is used as
     scratch if given (a solver lends its regret rows; best response then needs no
     per-sequence array of its own) and left zero.
 
@@ -1214,8 +1224,8 @@ def evaluate_compact(
     task_start, task_stop = tree.plan(task_nodes)
     args = (tree.node_shape, tree.node_code, tree.chance_first, tree.chance_prob, tree.infoset_player,
             tree.infoset_first, tree.utility, probs)
+    lanes = _lanes(task_start, lanes)
     with using_threads(threads):
-        lanes = _lanes(task_start)
         if rows is None or rows.shape[0] < lanes:
             rows = np.zeros((lanes, tree.num_sequences))
         players = tree.num_players
@@ -1262,9 +1272,10 @@ class CompactCFRSolver:
     ``game`` is one of this library's games (its compact tree is built) or a
     ``CompactTree``. ``accumulator`` ``"float32"`` keeps regrets, cumulative
     policy and predictions in float32 (4 bytes a sequence each instead of 8).
-    ``threads``: cores to use (default every core numba has); one thread count
-    always gives the same bits, different counts agree to rounding.
-    ``task_nodes``: the size of the subtrees shared among threads (see
+    ``threads``: cores to use (default every core numba has). ``lanes``: the
+    per-sequence partial sums the subtrees are dealt to (default the machine's core
+    count; 8 bytes a sequence each): the results depend on them, not on ``threads``,
+    which share them out. ``task_nodes``: the size of the subtrees (see
     ``CompactTree.plan``).
 
     >>> import elements_ai
@@ -1288,6 +1299,7 @@ class CompactCFRSolver:
         progress: bool = False,
         threads: int | None = None,
         task_nodes: int | None = None,
+        lanes: int | None = None,
     ):
         self.settings: Settings = settings_for(algorithm, alpha=alpha, beta=beta, gamma=gamma)
         if accumulator not in ("float64", "float32"):
@@ -1297,7 +1309,7 @@ class CompactCFRSolver:
         tree = self.tree
         self.task_nodes = task_nodes
         task_start, _ = tree.plan(task_nodes)
-        lanes = max(1, min(self.threads, task_start.shape[0]))
+        self.lanes = lanes = _lanes(task_start, lanes)
         needed = compact_solve_bytes(
             tree.num_infosets, tree.num_sequences, lanes, np.dtype(accumulator).itemsize, self.settings.predictive
         )
@@ -1332,8 +1344,8 @@ class CompactCFRSolver:
         tree, s = self.tree, self.settings
         task_start, task_stop = tree.plan(self.task_nodes)
         started = time.perf_counter()
+        lanes = self.lanes
         with using_threads(self.threads):
-            lanes = min(_lanes(task_start), self._instant.shape[0])
             _run(
                 int(iterations), self.iteration, lanes, task_start, task_stop, tree.node_shape, tree.node_code,
                 tree.chance_first, tree.chance_prob, tree.infoset_player, tree.infoset_first, tree.infoset_parent,
@@ -1367,7 +1379,8 @@ class CompactCFRSolver:
 
     def evaluate(self) -> Evaluation:
         """NashConv, exploitability and the values of the average policy."""
-        return evaluate_compact(self.tree, self.average_probs(), self.threads, self._instant, self.task_nodes)
+        return evaluate_compact(self.tree, self.average_probs(), self.threads, self._instant, self.task_nodes,
+                                self.lanes)
 
     def nash_conv(self) -> float:
         return self.evaluate().nash_conv

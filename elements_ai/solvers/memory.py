@@ -92,13 +92,13 @@ def compact_build_bytes(nodes: float, infosets: float, sequences: float) -> floa
 
 
 def compact_solve_bytes(
-    infosets: float, sequences: float, threads: int = 1, accumulator_bytes: int = 8, predictive: bool = True
+    infosets: float, sequences: float, lanes: int = 1, accumulator_bytes: int = 8, predictive: bool = True
 ) -> float:
     """Bytes a solver on a compact tree adds to it: per sequence the policy (8), the
     regret and cumulative policy (and prediction) accumulators, and a regret total
-    per thread (8 each; best response sums into them too); per information set its
+    per lane (8 each; best response sums into them too); per information set its
     own reach (8). Nothing per node."""
-    per_sequence = 8 + accumulator_bytes * (3 if predictive else 2) + 8 * threads
+    per_sequence = 8 + accumulator_bytes * (3 if predictive else 2) + 8 * lanes
     return sequences * per_sequence + infosets * 8
 
 

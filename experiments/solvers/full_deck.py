@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     args.add_argument("--target", type=positive(float), default=1e-3, help="stop below this exploitability")
     args.add_argument("--hours", type=positive(float), default=2.0, help="time budget, build included (default 2)")
     args.add_argument("--threads", type=positive(int), default=None, help="solver threads (default every core)")
+    args.add_argument("--lanes", type=positive(int), default=None,
+                      help="partial sums the subtrees are dealt to (default the machine's cores; the bits depend "
+                           "on them, not on --threads)")
     args.add_argument("--policy", type=Path, default=None, help="save the average policy here (.npz)")
     args.add_argument("--out", type=Path, default=None,
                       help="results folder (default experiments/solvers/results/full_deck; --quick: a temporary one)")
@@ -91,7 +94,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         raise SystemExit(f"full_deck.py: {error}") from None
     built = time.perf_counter() - started
     print(f"{game}: {tree.describe()}", flush=True)
-    solver = CompactCFRSolver(tree, args.algorithm, threads=args.threads)
+    solver = CompactCFRSolver(tree, args.algorithm, threads=args.threads, lanes=args.lanes)
     rows, mark = [], 1
     while True:
         per_iteration = solver.seconds / max(solver.iteration, 1)
@@ -116,6 +119,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         solver.average_policy().save(args.policy)
     record = {
         "command": command, "game": str(game), "algorithm": args.algorithm, "threads": solver.threads,
+        "lanes": solver.lanes,
         "target": args.target, "hours": args.hours, "reached": bool(rows and rows[-1]["exploitability"] < args.target),
         "nodes": tree.num_nodes, "infosets": tree.num_infosets, "sequences": tree.num_sequences,
         "tree_bytes": tree.nbytes, "solver_bytes": solver.nbytes, "build_seconds": round(built, 1),
