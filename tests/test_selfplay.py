@@ -237,7 +237,7 @@ def test_a_hinted_network_starts_as_the_rules_heuristic_on_both_faces(tmp_path):
     assert not np.allclose(logits, numpy_net.forward(info.numpy())[0])
 
 
-def test_an_unknown_hint_is_a_clear_error():
+def test_hints_are_checked(tmp_path):
     from elements_ai.agents.network import Network, NetworkError
 
     with pytest.raises(ValueError, match="hint must be one of"):
@@ -245,6 +245,12 @@ def test_an_unknown_hint_is_a_clear_error():
     layer = (np.zeros((2, 3)), np.zeros(2))
     with pytest.raises(NetworkError, match="hint must be one of"):
         Network([], layer, layer, hint="ismcts")
+    game = elements_ai.load_game("elementos(setup=standard)")
+    config = game.config
+    net = PolicyValueNet(config.info_size, config.num_actions, config.num_players, hidden=(8,), hint="rules")
+    path = net.to_network({"game": str(game)}).save(tmp_path / "hinted.npz")
+    with pytest.raises(NetworkError, match="learnt a correction to rules"):
+        make_bot(f"az:ckpt={path}", game, 0)
 
 
 @pytest.fixture(scope="module")

@@ -167,6 +167,9 @@ class AZBot(KernelBot):
                                f"information")
         self.net, play = load_network(self.options["ckpt"], game, "az")
         self.checkpoint = self.net.meta.get("path", "")
+        if self.net.hint:
+            raise NetworkError(f"az: {self.checkpoint or 'the network'} learnt a correction to {self.net.hint} "
+                               f"(hint); the search takes a network's own policy as its prior, so play it as ppo")
         self.sims = int(self.given.get("sims", play.get("sims", self.options["sims"])))
         self.search = BatchedSearch(game, 1, max_sims=self.sims, c=self.options["c"], seed=seed)
         self._evaluate = network_evaluator(self.net, game)
