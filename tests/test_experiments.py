@@ -98,10 +98,11 @@ def test_multiplayer_quick(tmp_path):
         ("elements1997(players=3)", 3), ("elements1997(players=5)", 5),
         ("elementum(players=2)", 2), ("elementum(players=4)", 4),
     }
-    # The shipped network plays where one ships for the game and player count: Elementum's, not Elements (1997)'s.
+    # The shipped network plays where one ships for the game and player count: Elementum's at 2 and 4 players,
+    # Elements (1997)'s at 3 but not at 5.
     agents = table.groupby("game")["agent"].agg(set).to_dict()
     searches = {"random", "rules", "ismcts:sims=10"}
-    assert agents == {"elements1997(players=3)": searches, "elements1997(players=5)": searches,
+    assert agents == {"elements1997(players=3)": searches | {"ppo"}, "elements1997(players=5)": searches,
                       "elementum(players=2)": searches | {"ppo"}, "elementum(players=4)": searches | {"ppo"}}
     assert (table["games"] == 4).all()
     assert ((table["win_low"] <= table["win_rate"]) & (table["win_rate"] <= table["win_high"])).all()
@@ -117,6 +118,7 @@ def test_multiplayer_quick(tmp_path):
     assert "| `elementum(players=4)` | `ppo` |" in (tmp_path / "multiplayer.md").read_text()
     assert (tmp_path / "multiplayer.png").stat().st_size > 0 and f"results in {tmp_path}" in result.stdout
     shipped = {_shipped("ppo", f"elementum(players={n})").name for n in (1, 2, 4)}
+    shipped.add(_shipped("ppo", "elements1997(players=3)").name)
     run = _check_run(tmp_path / "run.json", "multiplayer.py", shipped)
     # The deals are drawn from the evaluation seeds: the first deal's chance seed derives from the run's seed.
     first = games[(games["game"] == "elementum(players=4)") & (games["deal"] == 0)]["seed"].iloc[0]
