@@ -44,6 +44,23 @@ def game_faces(name: str) -> None:
     for spec in ("mcts:sims=20", "mcts:sims=20,worlds=3", "mcts:sims=20,rollout=rules", "ismcts:sims=20",
                  "ismcts:sims=20,select=puct"):
         make_bot(spec, game, state.current_player(), seed=0).step(state)
+    # The tree estimate and sampled CFR, compiled for each game.
+    from elements_ai.solvers import estimate_tree
+    from elements_ai.solvers.mccfr import MCCFRSolver
+
+    estimate_tree(game, walks=10)
+    MCCFRSolver(game, "outcome", seed=0, memory=1e7).run(2)
+
+
+def alphazero() -> None:
+    """The batched PUCT search the ``az`` bot and AlphaZero-style training run."""
+    import elements_ai
+    from elements_ai import testing
+    from elements_ai.agents import make_bot
+
+    game = elements_ai.load_game("elementos(setup=standard)")
+    state = testing.first_decision(game)
+    make_bot("az:sims=4", game, state.current_player(), seed=0).step(state)
 
 
 def solvers() -> None:
@@ -68,10 +85,10 @@ def solvers() -> None:
         sampled.evaluate()
 
 
-# Two parts of about the same cold cost (150-170 s each on one core of this machine).
+# Two parts of about the same cold cost (about 3 minutes each on one core of this machine).
 PARTS = [
     [lambda: game_faces("elementos"), lambda: game_faces("elemental_duel"), lambda: game_faces("elements")],
-    [lambda: game_faces("elements1997"), lambda: game_faces("elementum"), solvers],
+    [lambda: game_faces("elements1997"), lambda: game_faces("elementum"), solvers, alphazero],
 ]
 
 
