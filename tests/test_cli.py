@@ -16,18 +16,18 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from commands import ENV, PACKAGE
 
 import elements_ai
 from elements_ai import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 SMALL = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
 HEAVY = ("numba", "pyspiel", "torch", "pandas", "matplotlib", "numpy", "scipy", "elements_ai.core")
 
 
 def elements_ai_command(*argv: str, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "elements_ai", *argv], capture_output=True, text=True,
+    return subprocess.run([*PACKAGE, *argv], capture_output=True, text=True,
                           timeout=timeout, env=ENV, **kwargs)
 
 
@@ -250,7 +250,7 @@ def test_an_illegal_action_id_names_the_legal_ones(action, capfd):
 
 def interrupt_after(delay: float, tmp_path: Path, when_games: bool = False) -> tuple[int, str]:
     out = tmp_path / "results"
-    command = [sys.executable, "-m", "elements_ai", "tournament", "--game", SMALL, "--agents", "random", "rules",
+    command = [*PACKAGE, "tournament", "--game", SMALL, "--agents", "random", "rules",
                "mcts:sims=2000", "--games", "2000", "--workers", "2", "--quiet", "--out", str(out)]
     # A session of its own: the interrupt goes to the whole group, workers included, as Ctrl-C does.
     # A shell starts a foreground job with SIGINT at its default; pytest-xdist's workers
@@ -482,7 +482,7 @@ def _serve_example(argv: list[str], cwd: Path) -> str | None:
     ``true`` as the browser. ``None`` when all went well, else what went wrong."""
     import urllib.request
 
-    process = subprocess.Popen([sys.executable, "-m", "elements_ai", *argv, "--port", "0"], cwd=cwd,
+    process = subprocess.Popen([*PACKAGE, *argv, "--port", "0"], cwd=cwd,
                                env={**ENV, "BROWSER": "true"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     try:

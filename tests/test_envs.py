@@ -21,6 +21,8 @@ try:
 except ImportError as error:
     pytest.fail(f"tests/test_envs.py needs the rl extra (pip install -e '.[rl]'): {error}", pytrace=False)
 
+from commands import ENV
+
 import elements_ai
 from elements_ai.core.params import ParameterError
 from elements_ai.envs import make_gymnasium, make_pettingzoo
@@ -331,7 +333,7 @@ def test_gymnasium_render_and_information_state():
 
 def test_importing_the_package_loads_neither_library():
     code = "import sys, elements_ai.envs; print(sorted({'gymnasium', 'pettingzoo'} & set(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
 
 

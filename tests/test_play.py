@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import signal
 import sys
@@ -14,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from commands import ENV
 
 import elements_ai
 from elements_ai import cli
@@ -22,7 +22,6 @@ from elements_ai.record import GameRecord
 from elements_ai.testing import play_by_strings
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 ROUND = "elements(single_round=true)"
 PROMPT = re.compile(r"your move \[1-(\d+)\]: ")
 

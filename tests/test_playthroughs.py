@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from commands import ENV
 
 import elements_ai
 from elements_ai.playthroughs import PLAYTHROUGHS, differences, replay
@@ -63,7 +64,7 @@ def test_the_documented_command_checks_the_files_in_a_fresh_interpreter():
     process has not imported them) and reports the files up to date."""
     done = subprocess.run([sys.executable, "-m", "elements_ai.playthroughs", "--dir", str(DIRECTORY),
                            "elements-small.txt", "elemental_duel-one_duel.txt"],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env=ENV)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "every playthrough is up to date"
 

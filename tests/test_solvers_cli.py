@@ -2,10 +2,10 @@
 
 import re
 import subprocess
-import sys
 
 import pyspiel
 import pytest
+from commands import ENV, PACKAGE
 
 import elements_ai
 from elements_ai import cli
@@ -102,24 +102,25 @@ def test_a_policy_for_another_game_is_refused(tmp_path, capsys):
 @pytest.mark.slow
 def test_the_installed_command_runs(tmp_path):
     path = tmp_path / "kuhn.npz"
-    solve = [sys.executable, "-m", "elements_ai", "solve", "kuhn_poker", "--iterations", "50", "--out", str(path)]
-    assert subprocess.run(solve, capture_output=True, text=True, timeout=300).returncode == 0
+    solve = [*PACKAGE, "solve", "kuhn_poker", "--iterations", "50", "--out", str(path)]
+    assert subprocess.run(solve, capture_output=True, text=True, timeout=300, env=ENV).returncode == 0
     result = subprocess.run(
-        [sys.executable, "-m", "elements_ai", "exploitability", "kuhn_poker", str(path)],
+        [*PACKAGE, "exploitability", "kuhn_poker", str(path)],
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0 and "NashConv: " in result.stdout
 
 
 @pytest.mark.slow
-def test_solve_notebook_runs():
+def test_solve_notebook_runs(tmp_path):
     """About a minute: it solves the small variant with five algorithms and asks two bots."""
     import nbclient
     import nbformat
 
     root = __import__("pathlib").Path(__file__).resolve().parents[1]
     notebook = nbformat.read(root / "notebooks" / "solve.ipynb", as_version=4)
-    nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3").execute()
+    nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = "".join(
         output.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
     )

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from commands import ENV
 
 import elements_ai
 
@@ -122,6 +123,6 @@ for first in {MODULES!r}:
         failures.append(f"{{first}}: {{type(error).__name__}}: {{error}}")
 print("\\n".join(failures))
 """
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, env=ENV)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", result.stdout

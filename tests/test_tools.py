@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pyspiel
 import pytest
+from commands import ENV, PACKAGE
 
 import elements_ai
 from elements_ai import cli
@@ -64,7 +65,7 @@ def test_cli_lists_the_agents(capsys):
 
 
 def test_the_package_runs_as_a_module_and_its_help_shows_examples():
-    result = subprocess.run([sys.executable, "-m", "elements_ai", "--help"], capture_output=True, text=True)
+    result = subprocess.run([*PACKAGE, "--help"], capture_output=True, text=True, env=ENV)
     assert result.returncode == 0, result.stderr
     assert "examples:" in result.stdout and 'elements-ai demo "elements(single_round=true)" --seed 3' in result.stdout
 
@@ -76,20 +77,21 @@ def test_a_closed_output_pipe_ends_the_command_quietly():
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        command = [sys.executable, "-m", "elements_ai", "demo", "elements"]
-        result = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, text=True)
+        command = [*PACKAGE, "demo", "elements"]
+        result = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, text=True, env=ENV)
     finally:
         os.close(write_end)
     assert result.returncode == 0 and result.stderr == ""
 
 
 @pytest.mark.slow
-def test_quickstart_notebook_runs():
+def test_quickstart_notebook_runs(tmp_path):
     import nbclient
     import nbformat
 
     notebook = nbformat.read(ROOT / "notebooks" / "quickstart.ipynb", as_version=4)
-    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = "".join(
         output.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
     )

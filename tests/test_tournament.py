@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 import pytest
+from commands import ENV, PACKAGE
 
 import elements_ai
 from elements_ai import cli
@@ -28,7 +29,7 @@ from elements_ai.eval import SPRT, build_schedule, ratings, read_games, seatings
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "elements(single_round=true)"
-CLI = [sys.executable, "-m", "elements_ai", "tournament"]
+CLI = [*PACKAGE, "tournament"]
 
 
 def _strip_seconds(path: Path) -> str:
@@ -272,9 +273,10 @@ def test_a_killed_tournament_resumes_to_the_same_results(tmp_path):
     argv = ["--game", "elements", "--agents", "random", "rules", "mcts:sims=300", "--games", "20", "--workers", "2",
             "--quiet", "--bootstrap", "200", "--seed", "5"]
     whole, killed = tmp_path / "whole", tmp_path / "killed"
-    subprocess.run([*CLI, *argv, "--out", str(whole)], check=True, capture_output=True, timeout=600)
+    subprocess.run([*CLI, *argv, "--out", str(whole)], check=True, capture_output=True, timeout=600, env=ENV)
     process = subprocess.Popen(
         [*CLI, *argv, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        env=ENV,
     )
     games_file = killed / "games.csv"
     deadline = time.monotonic() + 300
@@ -287,7 +289,8 @@ def test_a_killed_tournament_resumes_to_the_same_results(tmp_path):
     recorded = games_file.read_text().count("\n") - 1
     assert 3 <= recorded < 60, f"the kill came at {recorded} of 60 games"
     assert not (killed / "ratings.csv").exists()
-    result = subprocess.run([*CLI, *argv, "--out", str(killed)], capture_output=True, text=True, timeout=600)
+    result = subprocess.run([*CLI, *argv, "--out", str(killed)], capture_output=True, text=True, timeout=600,
+                            env=ENV)
     assert result.returncode == 0, result.stderr
     assert _strip_seconds(killed / "games.csv") == _strip_seconds(whole / "games.csv")
     for name in ("ratings.csv", "pairwise.csv"):
@@ -388,7 +391,7 @@ def test_the_command_stops_quietly_when_its_reader_goes(tmp_path):
     process = subprocess.Popen(
         [*CLI, "--game", SMALL, "--agents", "random", "rules", "--games", "2", "--workers", "1", "--quiet",
          "--out", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
     )
     process.stdout.close()  # nobody reads the table
     _, err = process.communicate(timeout=300)
@@ -406,7 +409,7 @@ def test_the_default_tournament_is_a_valid_one():
 
 @pytest.mark.slow
 def test_the_default_tournament_separates_the_agents(tmp_path):
-    result = subprocess.run([*CLI, "--quiet"], cwd=tmp_path, capture_output=True, text=True, timeout=1800)
+    result = subprocess.run([*CLI, "--quiet"], cwd=tmp_path, capture_output=True, text=True, timeout=1800, env=ENV)
     assert result.returncode == 0, result.stderr
     folder = next((tmp_path / "tournaments").iterdir())
     table = pd.read_csv(folder / "ratings.csv").set_index("agent")
@@ -430,12 +433,13 @@ def test_ray_and_local_backends_agree(tmp_path):
 # --- the notebook ---------------------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_tournament_notebook_runs():
+def test_tournament_notebook_runs(tmp_path):
     import nbclient
     import nbformat
 
     notebook = nbformat.read(ROOT / "notebooks" / "tournament.ipynb", as_version=4)
-    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
     text = "".join(output.get("text", "") + str(output.get("data", {}).get("text/plain", "")) for output in outputs)
     assert "ismcts:sims=300" in text and "ci_low" in text

@@ -6,7 +6,6 @@ off the event loop, and the command itself."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
@@ -21,6 +20,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pytest
+from commands import ENV, PACKAGE
 
 import elements_ai
 from elements_ai import cli
@@ -33,7 +33,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 REGION = re.compile(r'data-region="([^"]*)"')
 
 # A short game of each (variants where the game has one), with the person in the last seat.
@@ -390,7 +389,7 @@ def test_serve_on_a_port_in_use_or_out_of_range_is_one_line(capsys):
 
 @pytest.mark.slow
 def test_serve_serves_the_page_on_this_machine_until_ctrl_c():
-    process = subprocess.Popen([sys.executable, "-m", "elements_ai", "serve", "--port", "0"], env=ENV,
+    process = subprocess.Popen([*PACKAGE, "serve", "--port", "0"], env=ENV,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()

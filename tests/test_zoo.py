@@ -8,6 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 import torch
+from commands import ENV
 
 import elements_ai
 from elements_ai import zoo
@@ -161,7 +162,7 @@ def test_the_shipped_agents_play_with_the_base_install_alone():
         assert "torch" not in sys.modules or sys.modules["torch"] is None
         print("played", len({[r.name for r in SHIPPED]!r}))
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=ENV)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"played {len(SHIPPED)}"
 
