@@ -1,6 +1,7 @@
 """The shipped baselines: recipes, files, the numpy networks, and how bots find them."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -112,6 +113,21 @@ def test_network_files_round_trip_and_damaged_ones_are_named(tmp_path):
         Network.load(tmp_path / "other.npz")
     with pytest.raises(NetworkError, match="no network file"):
         Network.load(tmp_path / "missing.npz")
+
+
+def test_bots_read_a_network_file_once_per_version_and_keep_only_recent_files(tmp_path):
+    from elements_ai.agents import netbots
+
+    net = PolicyValueNet(info_size=6, num_actions=3, num_players=2, hidden=(4,)).to_network({"game": "g()"})
+    path = str(net.save(tmp_path / "net.npz"))
+    first = netbots._cached(path)
+    assert netbots._cached(path) is first
+    net.save(path)
+    os.utime(path, (1, 1))  # a new version of the file (whatever the clock's grain) is read again
+    assert netbots._cached(path) is not first
+    for k in range(40):
+        netbots._cached(str(net.save(tmp_path / f"net{k}.npz")))
+    assert netbots._load.cache_info().currsize <= 32
 
 
 @pytest.mark.parametrize("entry", SHIPPED, ids=lambda r: r.name)

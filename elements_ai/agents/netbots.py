@@ -16,6 +16,7 @@ them); a game with none shipped is an error that names those that have one.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -44,16 +45,15 @@ def load_network(ckpt: str, game, kind: str = "ppo") -> tuple[Network, dict]:
     return net, play
 
 
-_NETWORKS: dict[tuple[str, int, int], Network] = {}
-
-
 def _cached(path: str) -> Network:
     # A tournament makes many bots of one file: read it once per version of the file.
     stat = Path(path).stat()
-    key = (path, stat.st_mtime_ns, stat.st_size)
-    if key not in _NETWORKS:
-        _NETWORKS[key] = Network.load(path)
-    return _NETWORKS[key]
+    return _load(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=32)  # a long session that loads many files keeps only the recent ones
+def _load(path: str, mtime_ns: int, size: int) -> Network:
+    return Network.load(path)
 
 
 def _from_checkpoint(ckpt: str, game) -> Network:
