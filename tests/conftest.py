@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -24,17 +23,14 @@ def _whole_suite(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or not _whole_suite(config):
         return
-    from warmup import PARTS
-
-    import elements_ai
-
     # The parts import the package the workers will (installed, or this checkout's):
     # numba's cache lies beside its files.
-    path = os.pathsep.join([str(Path(elements_ai.__file__).parent.parent), os.environ.get("PYTHONPATH", "")])
+    from commands import ENV
+    from warmup import PARTS
+
     start = time.perf_counter()
     parts = [subprocess.Popen([sys.executable, str(HERE / "warmup.py"), str(k)], cwd=HERE.parent,
-                              env={**os.environ, "PYTHONPATH": path}, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+                              env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for k in range(len(PARTS))]
     failed = []
     for k, part in enumerate(parts):
@@ -50,3 +46,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     return config.stash.get(WARMUP, None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The long tests go out first, so that the workers end together rather than one
+    # waiting for the other's last long test.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
