@@ -107,7 +107,9 @@ from .sweeps import (
     TASKS,
     best_choices,
     check_threads,
+    chunk,
     iteration_factors,
+    new_counter,
     regret_matching,
     updated_regret,
     using_threads,
@@ -942,41 +944,79 @@ def cfr_pass(
 
 
 @nb.njit(cache=True)
-def _update_player(
-    player_infosets, infoset_first, infoset_parent, infoset_parent_infoset, instant, policy, regret, cumulative,
-    prediction, own_reach, average_weight, regret_floor, positive_factor, negative_factor,
+def _update_chunks(
+    taken, player_infosets, infoset_first, instant, policy, regret, cumulative, prediction, own_reach,
+    average_weight, regret_floor, positive_factor, negative_factor,
 ):
-    """After a player's pass: the average policy, the regrets (the threads' rows
-    summed in order, then cleared) and the next policy, as ``cfr._update_chunks``."""
+    # Each information set is one thread's alone and sums the lanes' rows in lane
+    # order, so its bits do not depend on which thread takes it.
     predictive = prediction.shape[0] > 0
     lanes = instant.shape[0]
+    while True:
+        first_j, stop_j = chunk(taken, 0, player_infosets.shape[0])
+        if first_j == stop_j:
+            return
+        for j in range(first_j, stop_j):
+            infoset = player_infosets[j]
+            first = infoset_first[infoset]
+            stop = infoset_first[infoset + 1]
+            reach = own_reach[infoset]
+            if reach != 0.0:
+                weight = average_weight * reach
+                for s in range(first, stop):
+                    cumulative[s] += weight * policy[s]
+            for s in range(first, stop):
+                total = 0.0
+                for lane in range(lanes):
+                    total += instant[lane, s]
+                    instant[lane, s] = 0.0
+                regret[s] = updated_regret(regret[s], total, positive_factor, negative_factor, regret_floor)
+                if predictive:
+                    prediction[s] = total
+            regret_matching(regret, prediction, first, stop, policy)
+
+
+@nb.njit(cache=True, parallel=True)
+def _update_threads(
+    threads, taken, player_infosets, infoset_first, instant, policy, regret, cumulative, prediction, own_reach,
+    average_weight, regret_floor, positive_factor, negative_factor,
+):
+    for _ in nb.prange(threads):
+        _update_chunks(
+            taken, player_infosets, infoset_first, instant, policy, regret, cumulative, prediction, own_reach,
+            average_weight, regret_floor, positive_factor, negative_factor,
+        )
+
+
+@nb.njit(cache=True)
+def _update_player(
+    threads, player_infosets, infoset_first, infoset_parent, infoset_parent_infoset, instant, policy, regret,
+    cumulative, prediction, own_reach, average_weight, regret_floor, positive_factor, negative_factor,
+):
+    """After a player's pass: the average policy, the regrets (the lanes' rows
+    summed in order, then cleared) and the next policy, as ``cfr._update_chunks``,
+    information sets in parallel on ``threads`` threads."""
+    # Parents come first: one forward loop gives each information set its own reach
+    # under this pass's policy, before any of them changes its policy.
     for j in range(player_infosets.shape[0]):
         infoset = player_infosets[j]
         parent = infoset_parent[infoset]
         own_reach[infoset] = 1.0 if parent < 0 else own_reach[infoset_parent_infoset[infoset]] * policy[parent]
-    for j in range(player_infosets.shape[0]):
-        infoset = player_infosets[j]
-        first = infoset_first[infoset]
-        stop = infoset_first[infoset + 1]
-        reach = own_reach[infoset]
-        if reach != 0.0:
-            weight = average_weight * reach
-            for s in range(first, stop):
-                cumulative[s] += weight * policy[s]
-        for s in range(first, stop):
-            total = 0.0
-            for lane in range(lanes):
-                total += instant[lane, s]
-                instant[lane, s] = 0.0
-            regret[s] = updated_regret(regret[s], total, positive_factor, negative_factor, regret_floor)
-            if predictive:
-                prediction[s] = total
-        regret_matching(regret, prediction, first, stop, policy)
+    if threads > 1:
+        _update_threads(
+            threads, new_counter(), player_infosets, infoset_first, instant, policy, regret, cumulative, prediction,
+            own_reach, average_weight, regret_floor, positive_factor, negative_factor,
+        )
+    else:
+        _update_chunks(
+            new_counter(), player_infosets, infoset_first, instant, policy, regret, cumulative, prediction, own_reach,
+            average_weight, regret_floor, positive_factor, negative_factor,
+        )
 
 
 @nb.njit(cache=True)
 def _run(
-    iterations, start, lanes, task_start, task_stop, node_shape, node_code, chance_first, chance_prob,
+    iterations, start, lanes, threads, task_start, task_stop, node_shape, node_code, chance_first, chance_prob,
     infoset_player, infoset_first, infoset_parent, infoset_parent_infoset, player_first, player_infosets, utility,
     policy,
     regret, cumulative, prediction, instant, own_reach, depth, width, regret_floor, discount, alpha, beta, gamma,
@@ -993,9 +1033,9 @@ def _run(
                 chance_prob, infoset_player, infoset_first, utility, policy, instant, depth, width,
             )
             _update_player(
-                player_infosets[player_first[player] : player_first[player + 1]], infoset_first, infoset_parent,
-                infoset_parent_infoset, instant, policy, regret, cumulative, prediction, own_reach, average_weight,
-                regret_floor, positive_factor, negative_factor,
+                threads, player_infosets[player_first[player] : player_first[player + 1]], infoset_first,
+                infoset_parent, infoset_parent_infoset, instant, policy, regret, cumulative, prediction, own_reach,
+                average_weight, regret_floor, positive_factor, negative_factor,
             )
 
 
@@ -1345,9 +1385,9 @@ class CompactCFRSolver:
         task_start, task_stop = tree.plan(self.task_nodes)
         started = time.perf_counter()
         lanes = self.lanes
-        with using_threads(self.threads):
+        with using_threads(self.threads) as threads:
             _run(
-                int(iterations), self.iteration, lanes, task_start, task_stop, tree.node_shape, tree.node_code,
+                int(iterations), self.iteration, lanes, threads, task_start, task_stop, tree.node_shape, tree.node_code,
                 tree.chance_first, tree.chance_prob, tree.infoset_player, tree.infoset_first, tree.infoset_parent,
                 tree.infoset_parent_infoset, tree.player_first, tree.player_infosets, tree.utility, self.policy,
                 self.regret, self.cumulative, self.prediction, self._instant[:lanes], self._own_reach, tree.depth,
