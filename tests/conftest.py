@@ -32,13 +32,14 @@ def pytest_configure(config: pytest.Config) -> None:
     parts = [subprocess.Popen([sys.executable, str(HERE / "warmup.py"), str(k)], cwd=HERE.parent,
                               env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for k in range(len(PARTS))]
-    failed = []
+    failed, said = [], []
     for k, part in enumerate(parts):
-        _, err = part.communicate()
+        out, err = part.communicate()
+        said += out.strip().splitlines()[-1:]  # "warm-up part k: N s"
         if part.returncode:
             failed.append(f"part {k} exited {part.returncode}:\n{err[-2000:]}")
     took = time.perf_counter() - start
-    config.stash[WARMUP] = f"numba warm-up: {len(parts)} parts in {took:.0f} s"
+    config.stash[WARMUP] = f"numba warm-up: {len(parts)} parts in {took:.0f} s ({'; '.join(said)})"
     if failed:
         # The tests that meet the same code report the fault itself.
         config.stash[WARMUP] += "; it failed (the workers compile what they meet):\n" + "\n".join(failed)
