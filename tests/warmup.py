@@ -22,7 +22,7 @@ def game_faces(name: str) -> None:
     import elements_ai
     from elements_ai import testing
     from elements_ai.agents import make_bot
-    from elements_ai.core.vec import VecEnv
+    from elements_ai.core.vec import PARALLEL_CHECK, VecEnv
     from elements_ai.selfplay.players import encode_rows, make_player
 
     for params in elements_ai.get_kernel(name).variants.values():
@@ -40,6 +40,12 @@ def game_faces(name: str) -> None:
             encode_rows(env, rows)
             env.step(players[k % 2].act(env, rows))
             env.reset(env.terminated)
+        # The sampler, the observation tensors, the playouts, and the parallel legality check
+        # of large batches, as the benchmarks and the gymnasium faces use them.
+        batch = elements_ai.make_vec(name, PARALLEL_CHECK, seed=0, autoreset=True, **params)
+        batch.step(batch.sample_actions())
+        batch.observation(), batch.information_state()
+        batch.random_playouts(2)
     state = testing.first_decision(game)
     for spec in ("mcts:sims=20", "mcts:sims=20,worlds=3", "mcts:sims=20,rollout=rules", "ismcts:sims=20",
                  "ismcts:sims=20,select=puct"):
