@@ -44,6 +44,7 @@ from .flat import Tree
 from .memory import TREE_NODE_BYTES, memory_budget, too_large
 from .policy import PolicyTable
 from .sweeps import (
+    add_to_average,
     check_threads,
     chunk,
     iteration_factors,
@@ -134,11 +135,7 @@ def _update_chunks(
             infoset = player_infosets[j]
             first = infoset_first[infoset]
             stop = infoset_first[infoset + 1]
-            reach = own_reach[infoset]
-            if reach != 0.0:
-                weight = average_weight * reach
-                for s in range(first, stop):
-                    cumulative[s] += weight * policy[s]
+            add_to_average(cumulative, policy, first, stop, own_reach[infoset], average_weight)
             last = infoset_members[infoset + 1] - 1
             for s in range(first, stop):
                 if direct:

@@ -105,6 +105,7 @@ from .sweeps import (
     EVERYONE,
     PARALLEL_NODES,
     TASKS,
+    add_to_average,
     best_choices,
     check_threads,
     chunk,
@@ -960,11 +961,7 @@ def _update_chunks(
             infoset = player_infosets[j]
             first = infoset_first[infoset]
             stop = infoset_first[infoset + 1]
-            reach = own_reach[infoset]
-            if reach != 0.0:
-                weight = average_weight * reach
-                for s in range(first, stop):
-                    cumulative[s] += weight * policy[s]
+            add_to_average(cumulative, policy, first, stop, own_reach[infoset], average_weight)
             for s in range(first, stop):
                 total = 0.0
                 for lane in range(lanes):

@@ -698,6 +698,16 @@ def iteration_factors(t, discount, alpha, beta, gamma):
 
 
 @nb.njit(cache=True, inline="always")
+def add_to_average(cumulative, policy, first, stop, own_reach, average_weight):
+    """Adds an information set's policy of this pass (sequences ``first .. stop``),
+    weighted by the player's own reach of it and the iteration's weight, to the average."""
+    if own_reach != 0.0:
+        weight = average_weight * own_reach
+        for s in range(first, stop):
+            cumulative[s] += weight * policy[s]
+
+
+@nb.njit(cache=True, inline="always")
 def updated_regret(regret, total, positive_factor, negative_factor, regret_floor):
     """A sequence's cumulative regret after this iteration's ``total``: discounted
     (DCFR's factors; 1 for the others) and, for CFR+ (``regret_floor``), kept at 0 or above."""
