@@ -91,7 +91,7 @@ def solvers() -> None:
         sampled.evaluate()
 
 
-# Two parts of about the same cold cost (about 3 minutes each on one core of this machine).
+# Two parts of about the same cold cost (4-5 minutes each in a clean-clone CI run on this machine).
 PARTS = [
     [lambda: game_faces("elementos"), lambda: game_faces("elemental_duel"), lambda: game_faces("elements")],
     [lambda: game_faces("elements1997"), lambda: game_faces("elementum"), solvers, alphazero],
