@@ -87,7 +87,7 @@ from .best_response import Evaluation
 from .cfr import Settings, _average, settings_for
 from .estimate import estimate_tree
 from .flat import _mix, fingerprint_into, is_kernel_game
-from .kernel_tree import MAX_UTILITY_ROWS, _capacity, _find_or_add
+from .kernel_tree import MAX_UTILITY_ROWS, _capacity, _find_or_add, _utility_row
 from .memory import (
     COMPACT_INFOSET_BYTES,
     COMPACT_NODE_BYTES,
@@ -376,17 +376,10 @@ def _compact_walk(
         if who == TERMINAL:
             if fill:
                 rules.returns(cfg, state, returns)
-                for p in range(returns.shape[0]):
-                    returns[p] += 0.0  # -0.0 and 0.0 are one return
-                fingerprint_into(returns.view(np.float32), 0, fp)
-                row, added = _find_or_add(utility_table, utility_keys, counters[UTILITY_ROWS], fp)
+                row = _utility_row(returns, fp, utility_table, utility_keys, counters, UTILITY_ROWS, utility)
                 if row < 0:
                     counters[STATUS] = TABLE_FULL
                     return
-                if added:
-                    for p in range(returns.shape[0]):
-                        utility[row, p] = returns[p]
-                    counters[UTILITY_ROWS] += 1
                 node_shape[pos] = TERMINAL_KIND << KIND_SHIFT
                 node_code[pos] = row
             counters[TOP] = top

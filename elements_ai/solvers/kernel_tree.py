@@ -64,6 +64,21 @@ def _find_or_add(table, keys, count, fp):
         slot = (slot + 1) & (capacity - 1)
 
 
+@nb.njit(cache=True)
+def _utility_row(returns, fp, utility_table, utility_keys, counters, rows_at, utility):
+    """The row of ``utility`` that holds a terminal's ``returns`` (added as the next row,
+    ``counters[rows_at]``, if no terminal had them yet); -1 when the table is full."""
+    for p in range(returns.shape[0]):
+        returns[p] += 0.0  # -0.0 and 0.0 are one return
+    fingerprint_into(returns.view(np.float32), 0, fp)
+    row, added = _find_or_add(utility_table, utility_keys, counters[rows_at], fp)
+    if added:
+        for p in range(returns.shape[0]):
+            utility[row, p] = returns[p]
+        counters[rows_at] += 1
+    return row
+
+
 @generic
 def _walk(
     cfg,
@@ -112,17 +127,10 @@ def _walk(
         if who == TERMINAL:
             if fill:
                 rules.returns(cfg, parent_state, returns)
-                for p in range(returns.shape[0]):
-                    returns[p] += 0.0  # -0.0 and 0.0 are one return
-                fingerprint_into(returns.view(np.float32), 0, fp)
-                row, added = _find_or_add(utility_table, utility_keys, counters[UTILITY_ROWS], fp)
+                row = _utility_row(returns, fp, utility_table, utility_keys, counters, UTILITY_ROWS, utility)
                 if row < 0:
                     counters[STATUS] = RETURNS_FULL
                     return
-                if added:
-                    for p in range(returns.shape[0]):
-                        utility[row, p] = returns[p]
-                    counters[UTILITY_ROWS] += 1
                 node_player[node] = TERMINAL
                 node_first[node] = 0
                 node_count[node] = 0
