@@ -30,11 +30,13 @@ fresh graph, both outside the clock. The ``x LiteEFG CFR+`` column is LiteEFG's
 seconds per CFR+ iteration over the row's. Without LiteEFG installed the script
 says so in one line and leaves its rows out.
 
-Threads: seconds per iteration of CFR+ and seconds per exact exploitability on one
-thread and on every core, on the same tree, and their ratio. The trees are ones
-large enough to be shared among threads (``sweeps.PARALLEL_NODES``); the target is
-the ratio on ``elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)``
-(8.2e7 nodes: a few GB and tens of seconds to build), full runs only.
+Threads: seconds per iteration of CFR+ (both layouts) and seconds per exact
+exploitability (the flat one) on one thread and on every core, on the same tree, and
+their ratio. The compact solver's one-thread row keeps one lane, its fastest way on
+one thread, so its ratio counts the cost of the lanes. The trees are ones large
+enough to be shared among threads (``sweeps.PARALLEL_NODES``); the target is the CFR+
+ratio on ``elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)`` (8.2e7
+nodes: a few GB and tens of seconds to build), judged for each layout, full runs only.
 
 Memory: bytes a node of the flat tree and of the compact one (``build_compact``) on
 the same game, the tree's arrays, a CFR+ solver's own arrays and the builder's peak
@@ -291,36 +293,47 @@ def evaluations(tree, threads: int):
 
 def threads_scaling(games: list[str], quick: bool) -> pd.DataFrame:
     """Seconds per CFR+ iteration and per exploitability on one thread and on every
-    core (``numba.config.NUMBA_NUM_THREADS``), on the same tree."""
+    core (``numba.config.NUMBA_NUM_THREADS``), on the same tree, in both layouts. The
+    compact solver's one-thread run keeps one lane (its fastest); on every core it
+    keeps its default lanes, one a core."""
     every = numba.config.NUMBA_NUM_THREADS
     rows = []
     width = max(len(str(load(name))) for name in games)
-    print(f"\n{'game':<{width}} {'work':<16} {'threads':>7} {'seconds':>11} {'x 1 thread':>10}", flush=True)
+    print(f"\n{'game':<{width}} {'layout':<8} {'work':<16} {'threads':>7} {'seconds':>11} {'x 1 thread':>10}",
+          flush=True)
     for name in games:
-        tree = build_tree(load(name))
-        block, repeats = (3, 2) if quick else (3, 3) if tree.num_nodes > 10_000_000 else (50, 5)
-        for work in ("cfr+ iteration", "exploitability"):
-            seconds = {}
-            for threads in dict.fromkeys((1, every)):
-                if work == "exploitability":
-                    seconds[threads] = seconds_per_iteration(evaluations(tree, threads), 1, repeats)
-                else:
-                    seconds[threads] = seconds_per_iteration(ours(tree, "cfr+", threads), block, repeats)
-                ratio = seconds[1] / seconds[threads]
-                rows.append(
-                    {
-                        "game": str(tree.game),
-                        "work": work,
-                        "threads": threads,
-                        "seconds": seconds[threads],
-                        "x_one_thread": ratio,
-                        "nodes": tree.num_nodes,
-                        "tasks": tree.sweep_plan().num_tasks,
-                        "cores": os.cpu_count(),
-                    }
-                )
-                print(f"{str(tree.game):<{width}} {work:<16} {threads:>7} {seconds[threads]:>11.3e} {ratio:>10.2f}",
-                      flush=True)
+        game = load(name)
+        for layout in ("flat", "compact"):
+            tree = build_tree(game) if layout == "flat" else build_compact(game)
+            block, repeats = (3, 2) if quick else (3, 3) if tree.num_nodes > 10_000_000 else (50, 5)
+            works = ("cfr+ iteration", "exploitability") if layout == "flat" else ("cfr+ iteration",)
+            for work in works:
+                seconds = {}
+                for threads in dict.fromkeys((1, every)):
+                    if work == "exploitability":
+                        make = evaluations(tree, threads)
+                        seconds[threads] = seconds_per_iteration(make, 1, repeats)
+                    elif layout == "flat":
+                        seconds[threads] = seconds_per_iteration(ours(tree, "cfr+", threads), block, repeats)
+                    else:
+                        lanes = 1 if threads == 1 else None
+                        seconds[threads] = seconds_per_iteration(compact(tree, threads, lanes), block, repeats)
+                    ratio = seconds[1] / seconds[threads]
+                    rows.append(
+                        {
+                            "game": str(game),
+                            "layout": layout,
+                            "work": work,
+                            "threads": threads,
+                            "seconds": seconds[threads],
+                            "x_one_thread": ratio,
+                            "nodes": tree.num_nodes,
+                            "cores": os.cpu_count(),
+                        }
+                    )
+                    print(f"{str(game):<{width}} {layout:<8} {work:<16} {threads:>7} {seconds[threads]:>11.3e} "
+                          f"{ratio:>10.2f}", flush=True)
+            del tree
     table = pd.DataFrame(rows)
     table["target"] = ""
     name, cores, required = THREADS_TARGET
@@ -335,8 +348,17 @@ def threads_scaling(games: list[str], quick: bool) -> pd.DataFrame:
         else:
             verdict = "met" if ratio >= required else "MISSED"
         table.loc[index, "target"] = f">= {required:g}x one thread on {cores} cores: {verdict}"
-        print(f"target on {name} (cfr+): {ratio:.2f}x one thread, {table.loc[index, 'target']}")
+        print(f"target on {name} (cfr+, {table.loc[index, 'layout']}): {ratio:.2f}x one thread, "
+              f"{table.loc[index, 'target']}")
     return table
+
+
+def compact(tree, threads, lanes):
+    def make():
+        solver = CompactCFRSolver(tree, "cfr+", threads=threads, lanes=lanes)
+        return solver.run
+
+    return make
 
 
 def _traced_peak(build, game):
