@@ -253,7 +253,6 @@ class AlphaZeroTrainer:
     # --- checkpoints -----------------------------------------------------------------
 
     def payload(self) -> dict[str, Any]:
-        env = self.env
         return {
             "algorithm": self.algorithm,
             "game": str(self.game),
@@ -272,12 +271,7 @@ class AlphaZeroTrainer:
                 "written": self.written,
                 "pending": [list(p) for p in self.pending],
                 "moves": torch.from_numpy(self.moves.copy()),
-                "env": {
-                    "states": torch.from_numpy(env.states.copy()),
-                    "rng": torch.from_numpy(env._rng.view(np.int64).copy()),
-                    **{name: torch.from_numpy(getattr(env, name).copy()) for name in
-                       ("current_player", "legal_mask", "chance_probs", "terminated", "returns")},
-                },
+                "env": {name: torch.from_numpy(array) for name, array in self.env.state_dict().items()},
                 "log": self.log,
             },
         }
@@ -300,11 +294,7 @@ class AlphaZeroTrainer:
             self.written = int(state["written"])
             self.pending = [list(p) for p in state["pending"]]
             self.moves[:] = state["moves"].numpy()
-            env, saved_env = self.env, state["env"]
-            env.states[:] = saved_env["states"].numpy()
-            env._rng[:] = saved_env["rng"].numpy().view(np.uint64)
-            for name in ("current_player", "legal_mask", "chance_probs", "terminated", "returns"):
-                getattr(env, name)[:] = saved_env[name].numpy()
+            self.env.load_state_dict({name: tensor.numpy() for name, tensor in state["env"].items()})
             self.iteration, self.env_steps = int(saved["iteration"]), int(saved["env_steps"])
             self.log = list(state["log"])
         except (KeyError, RuntimeError, ValueError, TypeError) as error:

@@ -302,7 +302,6 @@ class Collector:
         self.snapshot(iteration)
 
     def state(self) -> dict[str, Any]:
-        env = self.env
         return {
             "generator": self.generator.get_state(),
             "league": [member.net.state_dict() for member in self.league],
@@ -311,12 +310,7 @@ class Collector:
             "fixed_players": [player.state() for player in self.fixed],
             "hints": self.hints.state(),
             "owners": torch.from_numpy(self.owners.copy()),
-            "env": {
-                "states": torch.from_numpy(env.states.copy()),
-                # The env's streams: VecEnv has no public accessor for them.
-                "rng": torch.from_numpy(env._rng.view(np.int64).copy()),
-                **{name: torch.from_numpy(getattr(env, name).copy()) for name in ENV_VIEWS},
-            },
+            "env": {name: torch.from_numpy(array) for name, array in self.env.state_dict().items()},
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -335,15 +329,7 @@ class Collector:
             player.load_state(player_state)
         self.hints.load_state(state.get("hints", {}))
         self.owners[:] = state["owners"].numpy()
-        env, saved_env = self.env, state["env"]
-        # The env's arrays are written in place, never replaced: restore them so.
-        env.states[:] = saved_env["states"].numpy()
-        env._rng[:] = saved_env["rng"].numpy().view(np.uint64)
-        for name in ENV_VIEWS:
-            getattr(env, name)[:] = saved_env[name].numpy()
-
-
-ENV_VIEWS = ("current_player", "legal_mask", "chance_probs", "terminated", "returns")
+        self.env.load_state_dict({name: tensor.numpy() for name, tensor in state["env"].items()})
 
 
 class _LocalActors:
