@@ -47,6 +47,32 @@ def test_finished_envs_stay_finished_until_reset(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_saved_env_plays_on_as_it_would_have(name):
+    env = elements_ai.make_vec(name, 8, seed=2)
+    for _ in range(5):
+        env.step(env.sample_actions())
+    saved = env.state_dict()
+    run_random(env)
+    finished, returns = env.states.copy(), env.returns.copy()
+    env.load_state_dict(saved)
+    np.testing.assert_array_equal(env.states, saved["states"])
+    run_random(env)  # the same streams draw the same actions and chance outcomes again
+    np.testing.assert_array_equal(env.states, finished)
+    np.testing.assert_array_equal(env.returns, returns)
+
+
+def test_a_wrong_saved_env_is_refused_before_anything_changes():
+    env = elements_ai.make_vec("elements", 4, seed=0)
+    before = env.states.copy()
+    smaller = elements_ai.make_vec("elements", 2, seed=0).state_dict()
+    with pytest.raises(ValueError, match=r"states has shape \(2, .*another game or number of envs"):
+        env.load_state_dict(smaller)
+    with pytest.raises(ValueError, match="no rng in what it was given"):
+        env.load_state_dict({k: v for k, v in env.state_dict().items() if k != "rng"})
+    np.testing.assert_array_equal(env.states, before)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_recorded_game_replays_exactly_with_explicit_chance(name):
     game = elements_ai.load_game(name)
     rnd = np.random.default_rng(3)

@@ -247,8 +247,17 @@ class VecEnv:
         return out
 
     def load_state_dict(self, saved: dict[str, np.ndarray]) -> None:
-        """Puts back what ``state_dict`` saved."""
-        # In place: the views and the kernels hold these arrays.
+        """Puts back what ``state_dict`` saved (of an env of this game and size)."""
+        missing = [name for name in (*_SAVED, "rng") if name not in saved]
+        if missing:
+            raise ValueError(f"VecEnv.load_state_dict: no {', '.join(missing)} in what it was given; it takes "
+                             f"what state_dict() returned")
+        for name in (*_SAVED, "rng"):
+            mine = self._rng if name == "rng" else getattr(self, name)
+            if np.shape(saved[name]) != mine.shape:
+                raise ValueError(f"VecEnv.load_state_dict: {name} has shape {np.shape(saved[name])}, this env's "
+                                 f"{mine.shape}: saved from another game or number of envs")
+        # In place, once all is checked: the views and the kernels hold these arrays.
         for name in _SAVED:
             getattr(self, name)[:] = np.asarray(saved[name])
         self._rng[:] = np.asarray(saved["rng"]).view(np.uint64)
