@@ -228,7 +228,6 @@ class VecEnv:
         """Re-seeds the env's random streams (chance and ``sample_actions``)."""
         self._rng = seeds_from(seed, self.num_envs)
 
-
     def state_dict(self) -> dict[str, np.ndarray]:
         """Copies of the games, the arrays derived from them and the random streams (as
         int64), for a checkpoint; ``load_state_dict`` puts them back, so that play goes on
