@@ -43,6 +43,33 @@ def test_resume_continues_the_iterations(tmp_path, capsys):
     assert load_policy(path).info["iterations"] == 150
 
 
+def test_the_compact_tree_solves_resumes_and_plays(tmp_path, capsys):
+    """``--layout compact`` (what ``auto`` picks for large trees): its file resumes on the
+    compact tree, to the iterates of one run that never stopped, and ``cfr:policy=``
+    plays it; a flat solver's file is not resumed on it."""
+    from elements_ai.agents import make_bot
+    from elements_ai.solvers import CompactCFRSolver
+
+    small = "elements(single_round=true,deck=1_2_3_6,hand_size=2)"
+    path, flat = tmp_path / "compact.npz", tmp_path / "flat.npz"
+    solve = ["solve", small, "--algorithm", "pcfr+", "--threads", "1", "--out"]
+    assert cli.main([*solve, str(path), "--layout", "compact", "--iterations", "30"]) == 0
+    assert cli.main(["solve", "--resume", "--out", str(path), "--iterations", "20", "--threads", "1"]) == 0
+    resumed = load_policy(path)
+    assert resumed.info["layout"] == "compact" and resumed.info["iterations"] == 50
+    straight = CompactCFRSolver(elements_ai.load_game(small), "pcfr+", threads=1, lanes=resumed.info["lanes"])
+    straight.run(50)
+    assert (resumed.probs == straight.average_probs()).all()
+    assert abs(resumed.evaluate().exploitability - straight.exploitability()) < 1e-12
+    bot = make_bot(f"cfr:policy={path}", elements_ai.load_game(small), 0)
+    assert bot.table.info["layout"] == "compact"
+    capsys.readouterr()
+    assert cli.main([*solve, str(flat), "--iterations", "5"]) == 0
+    assert "layout" not in load_policy(flat).info
+    assert cli.main(["solve", "--resume", "--out", str(flat), "--layout", "compact", "--iterations", "5"]) == 2
+    assert "was solved on the flat tree" in capsys.readouterr().err
+
+
 def test_the_bots_of_a_tournament_share_one_read_of_a_policy_until_the_file_changes(tmp_path, capsys):
     """A bot is made for every seat of every game: a large policy is read once a process,
     and a file written again is read again."""
@@ -83,6 +110,8 @@ def test_exploitability_of_a_bot(capsys):
         (["exploitability", "kuhn_poker", "missing.npz"], "no such file"),
         (["exploitability", "kuhn_poker"], "give a policy FILE or --bot"),
         (["exploitability", "kuhn_poker", "--bot", "random"], "elements_ai games"),
+        (["solve", "kuhn_poker", "--layout", "compact", "--out", "x.npz"], "use --layout flat"),
+        (["solve", TINY, "--algorithm", "es-mccfr", "--layout", "flat", "--out", "x.npz"], "without a tree"),
     ],
 )
 def test_errors_name_the_problem(argv, message, capsys, tmp_path, monkeypatch):

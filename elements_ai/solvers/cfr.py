@@ -443,6 +443,8 @@ class CFRSolver:
         table, state = PolicyTable.load_with_state(path, game if not isinstance(game, Tree) else game.game)
         if state is None:
             raise ValueError(f"{path}: the file holds a policy but no solver state (saved without it)")
+        if table.info.get("layout") == "compact":
+            raise ValueError(f"{path}: saved by the compact-tree solver (CompactCFRSolver.load resumes it)")
         settings = table.info.get("settings", {})
         solver = cls.__new__(cls)
         name = settings.get("algorithm")

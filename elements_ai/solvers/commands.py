@@ -26,6 +26,12 @@ from ..files import check_output_file
 from .cfr import ALGORITHMS
 
 MCCFR_ALGORITHMS = {"es-mccfr": "external", "os-mccfr": "outcome"}
+LAYOUTS = ("auto", "flat", "compact")
+# ``--layout auto`` solves this library's games on the compact tree from this many
+# (estimated) nodes: on the 8.2e7-node three-card round its CFR+ iteration took 0.41 s
+# on one thread and 0.22 s on two, the flat tree's 0.70 s and 0.52 s; on a 2.2e5-node
+# round the two were level on one thread and the flat one ahead on two.
+COMPACT_FROM_NODES = 10_000_000
 
 
 def load_game_string(text: str) -> pyspiel.Game:
@@ -85,15 +91,21 @@ def solve(
     memory: float | None = None,
     evaluate: bool = True,
     threads: int | None = None,
+    layout: str = "auto",
     stream: TextIO | None = None,
 ) -> float | None:
     """Runs a solver and writes its policy to ``out``; returns the final
     exploitability (``None`` when it was not measured). ``threads``: cores for the
     tabular solvers and exact exploitability (default every core; MCCFR's sampling
-    runs on one)."""
+    runs on one). ``layout``: the tabular solvers' tree, ``flat`` (``CFRSolver``,
+    any pyspiel game), ``compact`` (``CompactCFRSolver``, this library's games, 5
+    bytes a node) or ``auto``: compact for this library's games from
+    ``COMPACT_FROM_NODES`` estimated nodes; with ``resume``, the file's."""
     stream = stream or sys.stderr
     if iterations < 0:
         raise ParameterError(f"--iterations must be >= 0, got {iterations}")
+    if layout not in LAYOUTS:
+        raise ParameterError(f"unknown layout {layout!r}; the layouts are {', '.join(LAYOUTS)}")
     _check_threads(threads)
     if not resume and not game_string:
         raise ParameterError("give the game to solve (or --resume to continue the solver in --out)")
@@ -102,6 +114,8 @@ def solve(
     else:
         check_output_file(out)
     if algorithm in MCCFR_ALGORITHMS:
+        if layout != "auto":
+            raise ParameterError(f"--layout is for the tabular solvers; {algorithm} samples the game without a tree")
         return _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, threads, stream)
     if algorithm not in ALGORITHMS:
         every = ", ".join([*ALGORITHMS, *MCCFR_ALGORITHMS])
@@ -109,13 +123,21 @@ def solve(
     from tqdm.auto import tqdm
 
     from .cfr import CFRSolver
+    from .compact import CompactCFRSolver
 
     game = load_game_string(game_string) if game_string else None
     with _user_errors():
         if resume:
-            solver = CFRSolver.load(out, game, threads=threads)
+            saved = _saved_layout(out)
+            if layout != "auto" and layout != saved:
+                raise ParameterError(f"--layout {layout}: {out} was solved on the {saved} tree; resume it on that one")
+            solver_class = CompactCFRSolver if saved == "compact" else CFRSolver
+            solver = solver_class.load(out, game, threads=threads)
         else:
-            solver = CFRSolver(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True, threads=threads)
+            compact = _compact_layout(game, layout)
+            solver_class = CompactCFRSolver if compact else CFRSolver
+            solver = solver_class(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True,
+                                  threads=threads)
     print(f"{solver.game}: {solver.tree.describe()}", file=stream)
     start = solver.iteration
     exploitability = None
@@ -130,6 +152,28 @@ def solve(
     if exploitability is not None:
         print(f"iterations {solver.iteration}, exploitability {exploitability!r}; wrote {out}", file=stream)
     return exploitability
+
+
+def _compact_layout(game, layout: str) -> bool:
+    """Does ``layout`` put ``game`` on the compact tree?"""
+    from .estimate import estimate_tree
+    from .flat import is_kernel_game
+
+    if layout == "flat":
+        return False
+    if not is_kernel_game(game):
+        if layout == "compact":
+            raise ParameterError(f"--layout compact builds from this library's rules kernels; {game} is not one of "
+                                 f"its games: use --layout flat")
+        return False
+    return layout == "compact" or estimate_tree(game, walks=500).nodes >= COMPACT_FROM_NODES
+
+
+def _saved_layout(path: str) -> str:
+    """The tree (``flat`` or ``compact``) of the solver saved at ``path``."""
+    from .policy import FORMAT, read_header
+
+    return read_header(path, FORMAT).get("info", {}).get("layout", "flat")
 
 
 def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, threads, stream):
@@ -223,6 +267,7 @@ def run_solve(args) -> int:
         memory=args.memory,
         evaluate=not args.no_eval,
         threads=args.threads,
+        layout=args.layout,
     )
     print(f"done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return 0

@@ -84,7 +84,7 @@ from ..core.generic import generic, rules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.spiel import KernelGame
 from .best_response import Evaluation
-from .cfr import Settings, _average, settings_for
+from .cfr import ALGORITHMS, Settings, _average, settings_for
 from .estimate import estimate_tree
 from .flat import _mix, fingerprint_into, is_kernel_game
 from .kernel_tree import MAX_UTILITY_ROWS, _capacity, _find_or_add, _utility_row
@@ -1362,6 +1362,10 @@ class CompactCFRSolver:
         return self.settings.algorithm
 
     @property
+    def game(self) -> KernelGame:
+        return self.tree.game
+
+    @property
     def nbytes(self) -> int:
         """Bytes of the solver's own arrays (the tree's not included)."""
         arrays = (self.policy, self.regret, self.cumulative, self.prediction, self._instant, self._own_reach)
@@ -1399,6 +1403,7 @@ class CompactCFRSolver:
             "seconds": round(self.seconds, 3),
             "layout": "compact",
             "accumulator": str(self.regret.dtype),
+            "lanes": self.lanes,
         }
 
     def average_policy(self) -> PolicyTable:
@@ -1417,6 +1422,60 @@ class CompactCFRSolver:
 
     def exploitability(self) -> float:
         return self.evaluate().exploitability
+
+    def save(self, path) -> None:
+        """Writes the average policy and the solver's state to ``path`` (a ``.npz``
+        that ``cfr:policy=`` plays); ``CompactCFRSolver.load`` resumes from it."""
+        state = {"regret": self.regret, "cumulative": self.cumulative, "current": self.policy,
+                 "prediction": self.prediction}
+        self.average_policy().save(path, solver_state=state)
+
+    @classmethod
+    def load(
+        cls, path, game: KernelGame | CompactTree | None = None, *, threads: int | None = None,
+        max_memory: float | None = None, progress: bool = False,
+    ) -> CompactCFRSolver:
+        """The solver saved at ``path`` by ``save``, ready to run more iterations:
+        the same lanes and accumulators, so the same iterates as a run that never
+        stopped. The compact tree is rebuilt (or ``game`` given as a
+        ``CompactTree`` is used); its information sets must be those of the file.
+
+        >>> import elements_ai, os, tempfile
+        >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6", hand_size=2)
+        >>> solver = CompactCFRSolver(game, "cfr+", threads=1)
+        >>> solver.run(10)
+        >>> path = os.path.join(tempfile.mkdtemp(), "small.npz")
+        >>> solver.save(path)
+        >>> again = CompactCFRSolver.load(path, threads=1)
+        >>> again.run(10); solver.run(10)
+        >>> bool((again.average_probs() == solver.average_probs()).all())
+        True
+        """
+        table, state = PolicyTable.load_with_state(path, game.game if isinstance(game, CompactTree) else game)
+        if state is None:
+            raise ValueError(f"{path}: the file holds a policy but no solver state (saved without it)")
+        info = table.info
+        if info.get("layout") != "compact":
+            raise ValueError(f"{path}: saved by the flat-tree solver (CFRSolver.load resumes it), not the compact one")
+        settings = info.get("settings", {})
+        if settings.get("algorithm") not in ALGORITHMS:
+            raise ValueError(f"{path}: unknown algorithm {settings.get('algorithm')!r} in the file")
+        tree = game if isinstance(game, CompactTree) else build_compact(table.game, max_memory, progress)
+        if table.key_kind != "tensor" or not np.array_equal(table.keys, tree.keys) or not np.array_equal(
+            table.infoset_first, tree.infoset_first
+        ):
+            raise ValueError(f"{path}: the file's information sets are not those of the compact tree of {tree.game}")
+        solver = cls(tree, settings["algorithm"], accumulator=info.get("accumulator", "float64"),
+                     max_memory=max_memory, threads=threads, lanes=int(info.get("lanes", 0)) or None)
+        solver.settings = Settings(**settings)
+        for name, array in (("regret", solver.regret), ("cumulative", solver.cumulative),
+                            ("current", solver.policy), ("prediction", solver.prediction)):
+            if state[name].shape != array.shape:
+                raise ValueError(f"{path}: its {name} has shape {state[name].shape}, the tree needs {array.shape}")
+            array[:] = state[name]
+        solver.iteration = int(info.get("iterations", 0))
+        solver.seconds = float(info.get("seconds", 0.0))
+        return solver
 
 
 # The figures memory.py's formulas use, checked against the arrays above.

@@ -292,6 +292,22 @@ def write_npz(path, arrays: Mapping[str, np.ndarray]) -> None:
         np.savez(out, **arrays)
 
 
+def read_header(path, expected_format: str | tuple[str, ...]) -> dict[str, Any]:
+    """The JSON header of a file written by ``write_npz``, without reading its arrays."""
+    expected = (expected_format,) if isinstance(expected_format, str) else expected_format
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such file: {path}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(data["header"].tobytes().decode())
+    except Exception:
+        raise ValueError(f"{path}: not a file of elements_ai ({' or '.join(expected)}): no readable header") from None
+    if header.get("format") not in expected:
+        raise ValueError(f"{path}: holds {header.get('format')!r}, expected a {' or '.join(expected)} file")
+    return header
+
+
 def read_npz(path, expected_format: str | tuple[str, ...]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The JSON header and the arrays of a file written by ``write_npz``, whose
     header names one of the formats ``expected_format``."""
