@@ -84,4 +84,8 @@ def register(commands) -> None:
         "--samples", type=int, default=32, help="moves asked of a stochastic bot per information set (default 32)"
     )
     exploit_parser.add_argument("--threads", type=int, help="cores for the best responses (default: every core)")
+    exploit_parser.add_argument(
+        "--layout", default="auto", choices=("auto", "flat", "compact"),
+        help="the tree a policy file is evaluated on (default auto: as solve chooses; --bot: flat)",
+    )
     exploit_parser.set_defaults(run=_run_exploitability)

@@ -216,11 +216,16 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
 
 
 def exploitability_report(
-    game_string: str, path: str | None, bot: str | None, samples: int, out: TextIO, threads: int | None = None
+    game_string: str, path: str | None, bot: str | None, samples: int, out: TextIO, threads: int | None = None,
+    layout: str = "auto",
 ) -> None:
     """Prints NashConv and exploitability of a policy file or a bot, to full precision
-    (the best responses on ``threads`` cores, default every core)."""
+    (the best responses on ``threads`` cores, default every core). A policy file of
+    one of this library's games is evaluated on the tree ``layout`` chooses, as
+    ``solve``'s; a bot on the flat tree."""
     _check_threads(threads)
+    if layout not in LAYOUTS:
+        raise ParameterError(f"unknown layout {layout!r}; the layouts are {', '.join(LAYOUTS)}")
     from .best_response import evaluate_probs
     from .policy import load_policy
     from .tree import build_tree
@@ -228,10 +233,19 @@ def exploitability_report(
     game = load_game_string(game_string)
     if (path is None) == (bot is None):
         raise ParameterError("give a policy FILE or --bot SPEC (one of them)")
+    if bot is not None and layout == "compact":
+        raise ParameterError("--bot is evaluated on the flat tree: leave out --layout compact")
     with _user_errors():
         if path is not None and not os.path.exists(path):
             raise ParameterError(f"no such file: {path}")
         table = load_policy(path, game) if path is not None else None
+        if table is not None and _compact_layout(game, layout):
+            from .compact import build_compact, compact_probs, evaluate_compact
+
+            tree = build_compact(game, progress=True)
+            result = evaluate_compact(tree, compact_probs(tree, table), threads=threads)
+            _print_evaluation(game, path, result, out)
+            return
         tree = build_tree(game, progress=True)
     if table is not None:
         probs = table.on_tree(tree)
@@ -242,7 +256,10 @@ def exploitability_report(
         probs = bot_policy(tree, bot, samples=samples, progress=True)
         exact = bot.partition(":")[0].strip() in EXACT_BOTS
         what = f"bot {bot}" + ("" if exact else f" (action frequencies over {samples} samples per information set)")
-    result = evaluate_probs(tree, probs, threads=threads)
+    _print_evaluation(game, what, evaluate_probs(tree, probs, threads=threads), out)
+
+
+def _print_evaluation(game, what: str, result, out: TextIO) -> None:
     print(f"game: {game}", file=out)
     print(f"policy: {what}", file=out)
     print(f"NashConv: {result.nash_conv!r}", file=out)
@@ -275,5 +292,6 @@ def run_solve(args) -> int:
 
 def run_exploitability(args) -> int:
     """``elements-ai exploitability``: the parsed arguments to a report on stdout."""
-    exploitability_report(args.game, args.file, args.bot, args.samples, sys.stdout, threads=args.threads)
+    exploitability_report(args.game, args.file, args.bot, args.samples, sys.stdout, threads=args.threads,
+                          layout=args.layout)
     return 0

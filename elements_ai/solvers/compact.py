@@ -1224,6 +1224,30 @@ def _lanes(task_start: np.ndarray, lanes: int | None = None) -> int:
     return max(1, min(LANES if lanes is None else int(lanes), task_start.shape[0]))
 
 
+def compact_probs(tree: CompactTree, table: PolicyTable) -> np.ndarray:
+    """A ``PolicyTable`` of ``tree``'s game as one probability per sequence of the
+    compact tree (information sets matched by key; missing ones uniform where the
+    table allows it)."""
+    if table.key_kind != "tensor":
+        raise ValueError("the policy is keyed by information-state strings; the compact tree matches tensor keys")
+    if np.array_equal(table.keys, tree.keys) and np.array_equal(table.infoset_first, tree.infoset_first):
+        return np.ascontiguousarray(table.probs, np.float64)  # saved from this tree: same order
+    out = np.empty(tree.num_sequences)
+    for infoset in range(tree.num_infosets):
+        first, stop = tree.infoset_first[infoset], tree.infoset_first[infoset + 1]
+        row = table.find((int(tree.keys[infoset, 0]), int(tree.keys[infoset, 1])))
+        if row < 0:
+            if not table.default_uniform:
+                raise KeyError(f"the policy holds no entry for information set {infoset} of the compact tree")
+            out[first:stop] = 1.0 / (stop - first)
+            continue
+        actions, probs = table.actions_and_probs(row)
+        if not np.array_equal(actions, tree.sequence_action[first:stop]):
+            raise ValueError(f"the policy's legal actions differ from the game's at information set {infoset}")
+        out[first:stop] = probs
+    return out
+
+
 def evaluate_compact(
     tree: CompactTree,
     probs: np.ndarray,

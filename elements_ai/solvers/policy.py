@@ -299,7 +299,12 @@ def read_header(path, expected_format: str | tuple[str, ...]) -> dict[str, Any]:
     if not os.path.exists(path):
         raise FileNotFoundError(f"no such file: {path}")
     try:
-        with np.load(path, allow_pickle=False) as data:
+        data = np.load(path, allow_pickle=False)
+    except Exception as error:
+        reason = "not an .npz archive" if "pickle" in str(error) else error  # as read_npz says it
+        raise ValueError(f"{path}: not a file of elements_ai ({' or '.join(expected)}): {reason}") from None
+    try:
+        with data:
             header = json.loads(data["header"].tobytes().decode())
     except Exception:
         raise ValueError(f"{path}: not a file of elements_ai ({' or '.join(expected)}): no readable header") from None
