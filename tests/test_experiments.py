@@ -203,6 +203,37 @@ def test_seat_gains_of_a_multiplayer_agent(tmp_path, monkeypatch):
         assert gain["low"] <= gain["gain"] <= gain["high"] and gain["games"] == 6
 
 
+def test_a_games_run_replaces_only_its_agents_rows(tmp_path, monkeypatch):
+    # `--shipped --games G` re-measures G's agent: the others keep their rows and their run's record.
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    from approx_exploitability import merged
+
+    def rows(recipe, seats, bound):
+        return [{"recipe": recipe, "seat": seat, "bound": bound} for seat in seats]
+
+    old = pd.DataFrame(rows("a", ["both"], 0.1) + rows("b", ["0", "1", "2", "sum"], 0.2) + rows("c", ["both"], 0.3))
+    old.to_csv(tmp_path / "exploitability.csv", index=False)
+    full = {"command": "python experiments/approx_exploitability.py --shipped", "commit": "c1",
+            "agents": {"a": "t1", "b": "t1", "c": "t1"}}
+    (tmp_path / "exploitability.run.json").write_text(json.dumps(full))
+    new = pd.DataFrame(rows("b", ["0", "1", "2", "sum"], 0.5) + rows("d", ["0", "1", "sum"], 0.6))
+    update = {"command": "python experiments/approx_exploitability.py --shipped --games b d", "commit": "c2",
+              "agents": {"b": "t2", "d": "t2"}}
+    table, run = merged(tmp_path, new, update, ["a", "b", "d", "c"])
+    assert list(table["recipe"]) == ["a"] + ["b"] * 4 + ["d"] * 3 + ["c"]
+    assert list(table["bound"]) == [0.1] + [0.5] * 4 + [0.6] * 3 + [0.3]
+    assert list(table[table["recipe"] == "b"]["seat"]) == ["0", "1", "2", "sum"]
+    assert run["command"] == full["command"] and run["agents"] == {"a": "t1", "c": "t1"}
+    assert run["updates"] == [update]
+    # A second update of d alone keeps the first one's record for b only.
+    (tmp_path / "exploitability.run.json").write_text(json.dumps(run))
+    table.to_csv(tmp_path / "exploitability.csv", index=False)
+    again = {**update, "commit": "c3", "agents": {"d": "t3"}}
+    table, run = merged(tmp_path, pd.DataFrame(rows("d", ["0", "1", "sum"], 0.7)), again, ["a", "b", "d", "c"])
+    assert list(table["bound"]) == [0.1] + [0.5] * 4 + [0.7] * 3 + [0.3]
+    assert run["updates"] == [{**update, "agents": {"b": "t2"}}, again]
+
+
 @pytest.mark.slow
 def test_approx_exploitability_of_the_shipped_agents_quick(tmp_path):
     # Two processes: the responders are shared among them (their results do not depend on how many).
