@@ -163,14 +163,18 @@ class Network:
 
     # --- files ------------------------------------------------------------------------------
 
-    def save(self, path: str | Path) -> Path:
-        """Writes the weights and metadata to ``path`` (``.npz``), whole or not at all."""
+    def save(self, path: str | Path, weights: str = "float32") -> Path:
+        """Writes the weights and metadata to ``path`` (``.npz``), whole or not at all.
+        ``weights="float16"`` stores the weight matrices rounded to half precision (half
+        the file; ``load`` reads them back as float32)."""
+        if weights not in ("float32", "float16"):
+            raise ValueError(f"weights must be 'float32' or 'float16', got {weights!r}")
         path = Path(path)
         arrays: dict[str, np.ndarray] = {"format": np.array(FORMAT), "meta": np.array(json.dumps(self.meta))}
         for k, (weight, bias) in enumerate(self.layers):
-            arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"] = weight.T, bias
-        arrays["policy.weight"], arrays["policy.bias"] = self.policy[0].T, self.policy[1]
-        arrays["value.weight"], arrays["value.bias"] = self.value[0].T, self.value[1]
+            arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"] = weight.T.astype(weights), bias
+        arrays["policy.weight"], arrays["policy.bias"] = self.policy[0].T.astype(weights), self.policy[1]
+        arrays["value.weight"], arrays["value.bias"] = self.value[0].T.astype(weights), self.value[1]
         if self.hint:
             arrays["hint"], arrays["hint.weight"] = np.array(self.hint), np.array(self.hint_weight, np.float32)
         path.parent.mkdir(parents=True, exist_ok=True)

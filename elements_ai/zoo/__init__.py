@@ -37,6 +37,7 @@ SHIPPED = HERE / "shipped"
 MANIFEST = SHIPPED / "manifest.json"
 
 KINDS = ("ppo", "az", "cfr")
+WEIGHTS = ("float32", "float16")
 _ALGORITHMS = {"ppo": ("ppo",), "az": ("az",), "cfr": ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+")}
 
 
@@ -47,7 +48,9 @@ class Recipe:
     ``kind`` is the bot that plays it (``ppo``, ``az`` or ``cfr``); ``algorithm`` what
     trains it; ``game`` the canonical game string; ``steps`` environment steps (PPO,
     AlphaZero) or solver iterations (CFR); ``config`` the trainer's hyperparameters;
-    ``play`` the bot parameters it ships with (e.g. ``greedy``).
+    ``play`` the bot parameters it ships with (e.g. ``greedy``); ``weights`` how the
+    shipped file stores a network's weights: ``float32``, or ``float16`` to halve a
+    large network's file (it still plays in float32, from the rounded weights).
     """
 
     name: str
@@ -59,6 +62,7 @@ class Recipe:
     config: dict[str, Any]
     play: dict[str, Any]
     description: str
+    weights: str = "float32"
 
     @property
     def file(self) -> str:
@@ -91,7 +95,11 @@ def recipes() -> dict[str, Recipe]:
             name=name, kind=kind, algorithm=algorithm, game=_canonical(entry.pop("game")),
             steps=int(entry.pop("steps")), seed=int(entry.pop("seed")), config=dict(entry.pop("config", {})),
             play=dict(entry.pop("play", {})), description=str(entry.pop("description", "")),
+            weights=str(entry.pop("weights", "float32")),
         )
+        if out[name].weights not in WEIGHTS or (kind == "cfr" and out[name].weights != "float32"):
+            raise ValueError(f"{RECIPES}: recipe {name!r} stores weights as {out[name].weights!r}; a network's "
+                             f"may be one of {', '.join(WEIGHTS)}, a policy's only float32")
         if entry:
             raise ValueError(f"{RECIPES}: recipe {name!r} has unknown fields {', '.join(sorted(entry))}")
     return out

@@ -63,7 +63,7 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
         record["train_seconds"] = round(time.perf_counter() - start, 1)
         record["env_steps"] = int(trainer.env_steps)
         meta = {key: record[key] for key in ("recipe", "kind", "algorithm", "game", "steps", "seed", "commit")}
-        trainer.net.to_network(meta).save(out / entry.file)
+        trainer.net.to_network(meta).save(out / entry.file, weights=entry.weights)
     _write_json(out / f"{entry.name}.json", record)
     return record
 
