@@ -15,7 +15,7 @@ SOLVE_EXAMPLES = """examples:
   elements-ai solve --resume --out small.npz --iterations 100     (continue where the file stopped)
   elements-ai solve "elements(single_round=true,deck=1_2_3_4_6_6,hand_size=2)" --threads 2 --out mid.npz
   elements-ai solve "elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)" --algorithm pcfr+ \\
-      --iterations 100 --out large.npz          (8.2e7 nodes: the compact tree, by itself)
+      --iterations 10 --out large.npz           (8.2e7 nodes: the compact tree, by itself)
   elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm es-mccfr \\
       --iterations 10000 --out mccfr.npz
 """
