@@ -243,7 +243,8 @@ def test_train_on_a_game_with_a_recipe_takes_the_recipe_as_its_defaults(tmp_path
     out = tmp_path / "duel"
     assert main(["train", "elemental_duel", "--steps", "256", "--out", str(out), "--quiet",
                  "--set", "num_envs=8", "--set", "rollout_steps=8", "--set", "imitation_steps=64"]) == 0
-    assert "recipe ppo-elemental_duel" in capsys.readouterr().err
+    printed = capsys.readouterr()
+    assert "recipe ppo-elemental_duel" in printed.err
     from elements_ai.selfplay import checkpoint
 
     saved = checkpoint.load(out)
@@ -254,6 +255,21 @@ def test_train_on_a_game_with_a_recipe_takes_the_recipe_as_its_defaults(tmp_path
             expected = list(value) if isinstance(value, (list, tuple)) else value
             assert saved["config"][key] == expected, key
     assert saved["config"]["num_envs"] == 8
+    # The run plays as the recipe's agent does: greedy, the last duels exact.
+    assert f"plays as ppo:ckpt={out} (play.json: greedy=True,endgame=5)" in printed.out
+    game = elements_ai.load_game("elemental_duel")
+    bot = make_bot(f"ppo:ckpt={out}", game, 0)
+    assert (bot.greedy, bot.endgame) == (True, 5)
+    assert make_bot(f"ppo:ckpt={out},endgame=0", game, 0).endgame == 0
+
+
+def test_a_malformed_play_file_is_named(tmp_path):
+    from elements_ai.agents.netbots import recorded_play
+
+    (tmp_path / "play.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match="play.json: not a play file"):
+        recorded_play(tmp_path)
+    assert recorded_play(tmp_path / "elsewhere") == {}
 
 
 def test_zoo_train_checks_its_arguments_before_any_work(tmp_path, capsys):
@@ -278,3 +294,13 @@ def test_a_recipe_run_at_full_length_reproduces_the_shipped_file_exactly(name, t
         for key in shipped.files:
             if key not in ("meta", "header"):  # these carry the commit and the training time
                 assert np.array_equal(shipped[key], rebuilt[key]), key
+
+
+def test_an_opponent_with_an_exact_endgame_plays_as_its_bot_row_by_row():
+    from elements_ai.selfplay.players import BotPlayer, NetPlayer, make_player
+
+    game = elements_ai.load_game("elemental_duel")
+    env = elements_ai.make_vec("elemental_duel", 4, seed=0)
+    shipped = make_player("ppo", env, game, 0)
+    assert isinstance(shipped, BotPlayer) and shipped.bots[0].endgame == 5
+    assert isinstance(make_player("ppo:endgame=0", env, game, 0), NetPlayer)

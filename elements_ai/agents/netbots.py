@@ -17,6 +17,7 @@ them); a game with none shipped is an error that names those that have one.
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import numpy as np
 from ..core.params import Param, at_least, int_range
 from ..core.rng import uniform
 from ..core.vec import batch_encode_information_state
+from ..games import KERNELS
 from .bots import KernelBot, RulesBot
 from .network import Network, NetworkError, masked_softmax, single_threaded
 
@@ -40,9 +42,29 @@ def load_network(ckpt: str, game, kind: str = "ppo") -> tuple[Network, dict]:
     elif Path(ckpt).is_file() and Path(ckpt).suffix == ".npz":
         net, play = _cached(str(Path(ckpt).resolve())), {}
     else:
-        net, play = _from_checkpoint(ckpt, game), {}
+        net = _from_checkpoint(ckpt, game)
+        play = recorded_play(Path(ckpt) if Path(ckpt).is_dir() else Path(ckpt).parent)
     net.check_game(game)
     return net, play
+
+
+PLAY_FILE = "play.json"
+
+
+def recorded_play(folder: Path) -> dict[str, Any]:
+    """The bot parameters a training folder's recipe plays with (``play.json``, which
+    ``elements-ai train`` writes from the recipe), or none."""
+    path = folder / PLAY_FILE
+    if not path.is_file():
+        return {}
+    try:
+        play = json.loads(path.read_text())["play"]
+        if not isinstance(play, dict):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise NetworkError(f"{path}: not a play file (a JSON object whose \"play\" holds the bot's "
+                           f"parameters); delete it to play with the defaults") from None
+    return play
 
 
 def _cached(path: str) -> Network:
@@ -61,7 +83,7 @@ def _from_checkpoint(ckpt: str, game) -> Network:
         from ..selfplay.bots import load_network as load_torch
     except ImportError:
         raise NetworkError(f"{ckpt} is a torch checkpoint, which needs PyTorch to read: pip install torch "
-                           f"(a CPU build), or give the network file (.npz) that `elements-ai zoo export` "
+                           f"(a CPU build), or give a network file (.npz), as `elements-ai zoo train` "
                            f"writes") from None
     net, payload = load_torch(ckpt, game)
     return Network.from_state_dict(net.state_dict(), {"game": payload["game"], "path": payload["path"]}, net.hint)
@@ -107,14 +129,17 @@ class PPOBot(KernelBot):
 
     It reads the information-state tensor of its player only, and a network trained
     as a correction to the rule-based heuristic (``hint``) also the heuristic's move.
-    ``greedy`` defaults to what the shipped network was evaluated with, and to
-    ``False`` for a user's own.
+    ``greedy`` and ``endgame`` default to what the shipped network plays with (its
+    recipe's ``play``), for a training folder to what its recipe plays with
+    (``play.json``, written by ``elements-ai train``), and otherwise to ``False`` and 0.
     """
 
     params = {
         **CKPT_PARAM,
         "greedy": Param(False, "play the most likely action instead of sampling the policy "
                                "(the shipped networks: as they were evaluated)"),
+        "endgame": Param(0, "play the game's last N rounds exactly instead of by the network, in games "
+                            "that solve them (elemental_duel: duels; 0: never)", int_range(0)),
     }
 
     def __init__(self, game, player: int, seed: int = 0, **params: Any):
@@ -123,6 +148,14 @@ class PPOBot(KernelBot):
         self.checkpoint = self.net.meta.get("path", "")
         self.greedy = bool(self.given.get("greedy", play.get("greedy", False)))
         self._hint = RulesBot(game, player, seed + 1) if self.net.hint == "rules" else None
+        self.endgame = int(self.given.get("endgame", play.get("endgame", 0)))
+        self._endgame = None
+        if self.endgame:
+            if game.kernel.endgame is None:
+                solved = ", ".join(name for name, kernel in KERNELS.items() if kernel.endgame is not None)
+                raise NetworkError(f"ppo: endgame={self.endgame}, but {game.kernel.short_name} has no exact "
+                                   f"endgame (games that have one: {solved})")
+            self._endgame = game.kernel.endgame(game.cfg, self.endgame)
 
     def probabilities(self, state) -> np.ndarray:
         info = np.asarray(state.information_state_tensor(self.player), np.float32)[None]
@@ -133,16 +166,24 @@ class PPOBot(KernelBot):
 
     def _policy_and_action(self, state):
         legal = state.legal_actions()
+        exact = None if self._endgame is None else self._endgame.policy(state.array)
+        if exact is not None:
+            # The solved endgame mixes on purpose: sampled even when greedy.
+            policy = [(a, exact.get(a, 0.0)) for a in legal]
+            return policy, self._sample(legal, np.array([p for _, p in policy]))
         with single_threaded():
             probs = self.probabilities(state)
         policy = [(a, float(probs[a])) for a in legal]
         if self.greedy:
             action = legal[int(np.argmax(probs[legal]))]
         else:
-            cumulative = np.cumsum(probs[legal])
-            u = uniform(self._rng, 0) * cumulative[-1]
-            action = legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
+            action = self._sample(legal, probs[legal])
         return policy, action
+
+    def _sample(self, legal, probs) -> int:
+        cumulative = np.cumsum(probs)
+        u = uniform(self._rng, 0) * cumulative[-1]
+        return legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
 
 
 class AZBot(KernelBot):

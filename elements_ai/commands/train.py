@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
+from pathlib import Path
 
 EXAMPLES = """examples:
   elements-ai train elements --steps 2048 --out runs/elements      the shipped agent's recipe, cut short
@@ -21,7 +23,9 @@ to millions, some after an imitation phase of their own.
 A game with a shipped agent trains by its recipe (steps, seed, hyperparameters), unless
 --steps, --seed or --set say otherwise; other games start from the trainer's defaults.
 Running it again with the same --out resumes the run from its latest checkpoint.
-The result plays as a bot: ppo:ckpt=runs/elements (az:ckpt=runs/az,sims=100).
+The result plays as a bot: ppo:ckpt=runs/elements (az:ckpt=runs/az,sims=100), with
+the recipe's play settings (--out's play.json: greedy, and for elemental_duel the
+exact last duels) unless the spec says otherwise.
 """
 
 
@@ -76,8 +80,9 @@ def hyperparameters(cls, pairs: list[str]) -> dict:
 
 
 def run_train(args) -> int:
+    from ..agents.netbots import PLAY_FILE
     from ..core.params import ParameterError
-    from ..files import check_output_folder
+    from ..files import atomic_write, check_output_folder
 
     try:
         import torch  # noqa: F401
@@ -102,6 +107,14 @@ def run_train(args) -> int:
     defaults = dict(recipe.config) if recipe else {}
     if recipe:
         print(f"{args.algorithm} {game}: recipe {recipe.name}", file=sys.stderr)
+
+    def record_play():
+        # The agent is the network and how it plays: ppo:ckpt=OUT plays as the recipe's shipped one.
+        if recipe and recipe.play:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+            with atomic_write(Path(args.out) / PLAY_FILE, "w") as handle:
+                json.dump({"recipe": recipe.name, "play": recipe.play}, handle, indent=2, sort_keys=True)
+
     try:
         if args.algorithm == "ppo":
             config = PPOConfig(**{**defaults, **hyperparameters(PPOConfig, args.set)})
@@ -109,16 +122,20 @@ def run_train(args) -> int:
             trainer = PPOTrainer(game, args.out, config, seed=seed, progress=not args.quiet,
                                  backend=args.backend, actors=actors)
             with trainer:
+                record_play()
                 row = trainer.train(steps)
         else:
             if args.backend != "local":
                 raise ParameterError("--backend ray runs PPO actors; az runs locally")
             config = AZConfig(**{**defaults, **hyperparameters(AZConfig, args.set)})
             trainer = AlphaZeroTrainer(game, args.out, config, seed=seed, progress=not args.quiet)
+            record_play()
             row = trainer.train(steps)
     except ValueError as error:  # bad hyperparameters, a mismatched checkpoint folder, ...
         raise ParameterError(str(error)) from None
     scores = ", ".join(f"{k[6:]} {v:.3f}" for k, v in row.items() if k.startswith("score_") and k.count("_") == 1)
     print(f"{args.algorithm} {game}: {trainer.env_steps} env steps, iteration {trainer.iteration}"
           + (f"; score vs {scores}" if scores else "") + f"; checkpoints in {args.out}")
+    settings = "".join(f",{k}={v}" for k, v in (recipe.play if recipe else {}).items())
+    print(f"it plays as {args.algorithm}:ckpt={args.out}" + (f" ({PLAY_FILE}: {settings[1:]})" if settings else ""))
     return 0

@@ -10,6 +10,7 @@ game is a folder under ``games/``, one module per concern::
                   returns (and sample_legal, sample_chance)
     resample.py   resample
     heuristic.py  heuristic (the ``rules`` bot)
+    endgame.py    Endgame (optional: exact play near the end, the ``endgame=`` of ``ppo``)
     encode.py     encode_observation, encode_information_state
     strings.py    action_to_string, state_to_string, observation_string,
                   information_state_string
@@ -148,6 +149,9 @@ class Kernel:
     sample_chance: Callable | None = None
     resample: Callable | None = None
     heuristic: Callable | None = None
+    # ``Endgame(cfg, depth)``, whose ``policy(state)`` is the exact play of the mover
+    # once at most ``depth`` rounds of the game remain (None before).
+    endgame: type | None = None
     # What only the observer knows in the tensors (``PRIVACY`` in encode.py): the
     # public and private observers (``core.observers``) are cut by it.
     privacy: Privacy | None = None
@@ -196,6 +200,7 @@ class Kernel:
         info.setdefault("short_name", parts[-2] if parts[-1] == "rules" and len(parts) > 1 else parts[-1])
         variants = dict(find("VARIANTS", required=False) or {"default": {}})
         info.setdefault("privacy", find("PRIVACY", required=False))
+        info.setdefault("endgame", find("Endgame", required=False))
         if variants.get("default", None) != {} or next(iter(variants)) != "default":
             raise ValueError(f"{info['short_name']}: VARIANTS must start with 'default': {{}}")
         return cls(params=find("PARAMS"), configure=find("configure"), variants=variants, **functions, **info)
@@ -221,7 +226,7 @@ _RULES_FUNCTIONS = KERNEL_FUNCTIONS + (
 
 
 # A game package's modules, by concern; each kernel function is looked up in them in this order.
-GAME_MODULES = ("rules", "resample", "heuristic", "encode", "strings")
+GAME_MODULES = ("rules", "resample", "heuristic", "endgame", "encode", "strings")
 
 
 def _game_modules(game: types.ModuleType) -> list[types.ModuleType]:

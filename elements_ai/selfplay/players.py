@@ -214,7 +214,7 @@ def choose(logits: torch.Tensor, mask: torch.Tensor, greedy: bool, generator: to
 
 def make_player(spec: str, env, game, seed: int) -> Player:
     """A fixed opponent from a bot spec: ``random`` and ``rules`` run in numba, a ``ppo``
-    network in batches, any other bot row by row."""
+    network in batches (row by row when it plays an exact endgame), any other bot row by row."""
     if spec == "random":
         return RandomPlayer(env, seed)
     if spec == "rules":
@@ -225,6 +225,8 @@ def make_player(spec: str, env, game, seed: int) -> Player:
 
         _, params = parse_spec(spec)
         network, play = load_network(params.get("ckpt", ""), game)
+        if int(params.get("endgame", play.get("endgame", 0))):
+            return BotPlayer(spec, game, seed)  # the exact endgame solves position by position
         greedy = params.get("greedy", play.get("greedy", False))
         return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=greedy, name=spec, env=env)
     return BotPlayer(spec, game, seed)
