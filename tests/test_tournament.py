@@ -268,6 +268,24 @@ def test_resume_drops_a_half_written_line_and_plays_the_rest(tmp_path):
     assert resumed.drop(columns="seconds").equals(whole.drop(columns="seconds"))
 
 
+def test_a_folder_played_with_another_network_is_refused_not_resumed(tmp_path):
+    from elements_ai import zoo
+    from elements_ai.agents.network import Network
+
+    game = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
+    shipped, _ = zoo.shipped_file("ppo", elements_ai.load_game(game))
+    net = Network.load(shipped)
+    net.save(tmp_path / "net.npz")
+    agents = [f"ppo:ckpt={tmp_path / 'net.npz'}", "random"]
+    out = tmp_path / "played"
+    tournament(game, agents, games=2, workers=1, out=out, progress=False, report=False)
+    assert tournament(game, agents, games=2, workers=1, out=out, progress=False, report=False).shape[0] == 2
+    net.policy[1][0] += 1.0  # another network in the same file
+    net.save(tmp_path / "net.npz")
+    with pytest.raises(ValueError, match=r"played with another version of 'ppo:ckpt=.*net.npz'"):
+        tournament(game, agents, games=2, workers=1, out=out, progress=False, report=False)
+
+
 @pytest.mark.slow
 def test_a_killed_tournament_resumes_to_the_same_results(tmp_path):
     argv = ["--game", "elements", "--agents", "random", "rules", "mcts:sims=300", "--games", "20", "--workers", "2",

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, ClassVar
 
 import numpy as np
@@ -73,6 +74,12 @@ class SeatBot(pyspiel.Bot):
     def _policy_and_action(self, state) -> tuple[list[tuple[int, float]], int]:
         raise NotImplementedError
 
+    def fingerprint(self) -> str | None:
+        """What the bot plays from beyond its spec (a network, a policy, their play
+        settings) as a hash, so that results played with one version are not taken for
+        another's; ``None`` for a bot that is its code alone."""
+        return None
+
     def restart_at(self, state) -> None:
         pass
 
@@ -92,6 +99,18 @@ class SeatBot(pyspiel.Bot):
 
     def step(self, state) -> int:
         return self.step_with_policy(state)[1]
+
+
+def fingerprint_of(*parts: Any) -> str:
+    """A short hash of arrays and plain values (``SeatBot.fingerprint``)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, np.ndarray):
+            digest.update(f"{part.dtype}{part.shape}".encode())
+            digest.update(np.ascontiguousarray(part).tobytes())
+        else:
+            digest.update(repr(part).encode())
+    return digest.hexdigest()[:16]
 
 
 class KernelBot(SeatBot):

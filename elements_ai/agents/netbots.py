@@ -27,7 +27,7 @@ from ..core.params import Param, at_least, int_range
 from ..core.rng import uniform
 from ..core.vec import batch_encode_information_state
 from ..games import KERNELS
-from .bots import KernelBot, RulesBot
+from .bots import KernelBot, RulesBot, fingerprint_of
 from .network import Network, NetworkError, masked_softmax, single_threaded
 
 
@@ -65,6 +65,10 @@ def recorded_play(folder: Path) -> dict[str, Any]:
         raise NetworkError(f"{path}: not a play file (a JSON object whose \"play\" holds the bot's "
                            f"parameters); delete it to play with the defaults") from None
     return play
+
+
+def _weights(net: Network) -> list:
+    return [array for layer in (*net.layers, net.policy, net.value) for array in layer] + [net.hint, net.hint_weight]
 
 
 def _cached(path: str) -> Network:
@@ -157,6 +161,9 @@ class PPOBot(KernelBot):
                                    f"endgame (games that have one: {solved})")
             self._endgame = game.kernel.endgame(game.cfg, self.endgame)
 
+    def fingerprint(self) -> str:
+        return fingerprint_of(*_weights(self.net), self.greedy, self.endgame)
+
     def probabilities(self, state) -> np.ndarray:
         info = np.asarray(state.information_state_tensor(self.player), np.float32)[None]
         mask = np.zeros((1, self.game.num_distinct_actions()), np.bool_)
@@ -214,6 +221,9 @@ class AZBot(KernelBot):
         self.sims = int(self.given.get("sims", play.get("sims", self.options["sims"])))
         self.search = BatchedSearch(game, 1, max_sims=self.sims, c=self.options["c"], seed=seed)
         self._evaluate = network_evaluator(self.net, game)
+
+    def fingerprint(self) -> str:
+        return fingerprint_of(*_weights(self.net), self.sims, self.options["c"])
 
     def _policy_and_action(self, state):
         legal = state.legal_actions()

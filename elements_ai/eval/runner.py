@@ -73,9 +73,12 @@ class TournamentConfig:
     seed: int
     mode: str = "round-robin"
     sprt: SPRT | None = None
+    # The fingerprint of each agent that plays from a file (``SeatBot.fingerprint``):
+    # a folder played with another network or policy is refused, not resumed.
+    versions: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict:
-        return {
+        described = {
             "format": FORMAT,
             "game": self.game,
             "agents": list(self.agents),
@@ -84,6 +87,9 @@ class TournamentConfig:
             "mode": self.mode,
             "sprt": self.sprt.to_dict() if self.sprt else None,
         }
+        if self.versions:
+            described["versions"] = dict(self.versions)
+        return described
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2) + "\n"
@@ -128,11 +134,14 @@ are c, depth, rollout, rollouts, seconds, select, sims, worlds
         raise ParameterError("a tournament needs agents (bot specs such as 'random' or 'mcts:sims=500')")
     if players > 1 and len(agents) < 2:
         raise ParameterError(f"a tournament of a {players}-player game needs at least two agents, got {list(agents)}")
+    versions = []
     for spec in agents:
         if not isinstance(spec, str) or any(ch.isspace() or ch == "|" for ch in spec.strip()) or not spec.strip():
             raise ParameterError(f"agent spec {spec!r} must be one word such as 'mcts:sims=500,c=1.4'")
         for seat in range(players):
-            make_bot(spec, loaded, seat, seed=0)  # raises on a bad spec or a bot the game cannot support
+            bot = make_bot(spec, loaded, seat, seed=0)  # raises on a bad spec or a bot the game cannot support
+        if bot.fingerprint() is not None:
+            versions.append((spec.strip(), bot.fingerprint()))
     repeated = sorted({spec for spec in agents if agents.count(spec) > 1})
     if repeated:
         raise ParameterError(f"agent {repeated[0]!r} is listed twice")
@@ -144,7 +153,8 @@ are c, depth, rollout, rollouts, seconds, select, sims, worlds
         raise ParameterError("a gauntlet needs an agent and a field of at least one opponent")
     if sprt is not None and (len(agents) != 2 or players < 2):
         raise ParameterError(f"an SPRT stops a match between two agents, got {len(agents)} agents")
-    return TournamentConfig(str(loaded), tuple(spec.strip() for spec in agents), games, int(seed), mode, sprt)
+    return TournamentConfig(str(loaded), tuple(spec.strip() for spec in agents), games, int(seed), mode, sprt,
+                            tuple(versions))
 
 
 # --- one game ----------------------------------------------------------------------------------
@@ -513,6 +523,16 @@ def read_results(out: pathlib.Path, config: TournamentConfig) -> dict[int, dict]
         except json.JSONDecodeError:
             raise ParameterError(f"{config_path} is not a tournament description (damaged JSON)") from None
         wanted = config.to_dict()
+        changed = [spec for spec, version in config.versions if found.get("versions", {}).get(spec) != version]
+        if changed and {k: v for k, v in found.items() if k != "versions"} == {
+                k: v for k, v in wanted.items() if k != "versions"}:
+            what = ("another version of" if "versions" in found else
+                    "an unrecorded version (played before versions were recorded) of")
+            raise ParameterError(
+                f"results folder {str(out)!r} was played with {what} {', '.join(map(repr, changed))} "
+                "(a network or policy, or how it plays, may have changed); choose another folder (--out) or "
+                "delete this one to play again"
+            )
         if found != wanted:
             keys = [key for key in wanted if found.get(key) != wanted[key]] or ["format"]
             details = "; ".join(f"{key}: folder {found.get(key)!r}, asked {wanted[key]!r}" for key in keys)

@@ -30,7 +30,7 @@ import numpy as np
 import pyspiel
 from tqdm.auto import tqdm
 
-from ..agents.bots import SeatBot
+from ..agents.bots import SeatBot, fingerprint_of
 from ..core.params import Param, ParameterError
 from ..core.rng import uniform
 from .policy import PolicyMismatch, PolicyTable, load_policy
@@ -73,6 +73,10 @@ class PolicyBot(SeatBot):
         self.unseen = 0
 
     shipped_kind: str | None = "cfr"  # played without policy=: the policy shipped for the game
+
+    def fingerprint(self) -> str:
+        table = self.table
+        return fingerprint_of(np.asarray(table.keys), table.infoset_first, table.sequence_action, table.probs)
 
     def _policy(self, state) -> tuple[list[int], np.ndarray]:
         self._check_state(state)
