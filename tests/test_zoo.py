@@ -213,6 +213,9 @@ def test_agents_lists_each_shipped_agent_with_its_recipe_and_commit(capsys):
     listed = zoo.manifest()
     for entry in SHIPPED:
         assert f"recipe {entry.name}:" in out and listed[entry.name]["commit"][:10] in out
+    lines = out.splitlines()
+    duel = next(k for k, line in enumerate(lines) if line.startswith("     recipe ppo-elemental_duel:"))
+    assert lines[duel + 1] == "     plays with greedy=True, endgame=5"
 
 
 @pytest.mark.slow

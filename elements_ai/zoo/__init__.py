@@ -165,4 +165,6 @@ def describe() -> str:
         lines.append(f"     recipe {entry.name}: {entry.algorithm}, {entry.steps:,} "
                      f"{'iterations' if entry.kind == 'cfr' else 'steps'}, seed {entry.seed}; "
                      f"trained at {commit}{took}")
+        if entry.play:
+            lines.append("     plays with " + ", ".join(f"{k}={v}" for k, v in entry.play.items()))
     return "\n".join(lines) if lines else "(none)"
