@@ -132,6 +132,7 @@ def test_the_shown_card_tells_the_defender_nothing(x):
 def test_ppo_plays_the_solved_endgame_and_the_network_before_it():
     game, state = last_duel([FIRE_3, DARKNESS_3], [PLANT_1, WATER_1])
     bots = [make_bot("ppo:endgame=1", game, player, seed=4) for player in (0, 1)]
+    assert bots[0].played_policy(state) == pytest.approx({FIRE_3: 1.0, DARKNESS_3: 0.0})
     moves = []
     while not state.is_terminal():
         action = bots[state.current_player()].step(state)
@@ -146,6 +147,8 @@ def test_ppo_plays_the_solved_endgame_and_the_network_before_it():
     assert bots[0]._endgame.policy(early.array) is None
     network = dict(make_bot("ppo", game, 0)._policy_and_action(early)[0])
     assert dict(bots[0]._policy_and_action(early)[0]) == pytest.approx(network)
+    greedy = bots[0].played_policy(early)
+    assert sorted(greedy.values())[-1] == 1.0 and max(network, key=network.get) == max(greedy, key=greedy.get)
 
 
 def test_endgame_in_a_game_without_one_names_the_games_that_have_one():

@@ -171,6 +171,20 @@ class PPOBot(KernelBot):
         hint = None if self._hint is None else np.array([self._hint.step(state)])
         return self.net.probabilities(info, mask, hint)[0]
 
+    def played_policy(self, state) -> dict[int, float]:
+        """The distribution the bot draws its move from at ``state``: the solved endgame's,
+        the most likely action when greedy, else the network's policy."""
+        legal = state.legal_actions()
+        exact = None if self._endgame is None else self._endgame.policy(state.array)
+        if exact is not None:
+            return {a: exact.get(a, 0.0) for a in legal}
+        with single_threaded():
+            probs = self.probabilities(state)
+        if self.greedy:
+            best = legal[int(np.argmax(probs[legal]))]
+            return {a: float(a == best) for a in legal}
+        return {a: float(probs[a]) for a in legal}
+
     def _policy_and_action(self, state):
         legal = state.legal_actions()
         exact = None if self._endgame is None else self._endgame.policy(state.array)

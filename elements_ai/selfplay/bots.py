@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import os
 
-import numpy as np
 import torch
 
 from ..agents.netbots import AZBot, PPOBot, evaluator
@@ -108,12 +107,6 @@ class NetworkPolicy:
 
             def action_probabilities(self, state, player_id=None):
                 player = state.current_player() if player_id is None else player_id
-                bot = self.bots[player]
-                legal = state.legal_actions()
-                probs = bot.probabilities(state)
-                if bot.greedy:  # what the bot plays: its most likely action
-                    best = legal[int(np.argmax(probs[legal]))]
-                    return {a: float(a == best) for a in legal}
-                return {a: float(probs[a]) for a in legal}
+                return self.bots[player].played_policy(state)
 
         return _NetworkPolicy()

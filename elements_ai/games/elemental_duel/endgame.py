@@ -262,6 +262,8 @@ def _duel_start(state):
 
 @nb.njit(cache=True)
 def _strategies(cfg, state, memo):
+    # The duel's matrices as values_between_duels fills them (not shared: a helper that
+    # both call would make the recursion mutual, which numba's cache does not reload).
     start = _duel_start(state)
     attacker = start[S.attacker]
     sign = 1.0 if attacker == 0 else -1.0
