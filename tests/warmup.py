@@ -69,6 +69,18 @@ def alphazero() -> None:
     make_bot("az:sims=4", game, state.current_player(), seed=0).step(state)
 
 
+def endgame() -> None:
+    """The duel's exact endgame (the ``ppo`` bot's ``endgame=``)."""
+    import elements_ai
+    from elements_ai.games.elemental_duel import endgame
+
+    game = elements_ai.load_game("elemental_duel", num_territories=2)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(0)
+    endgame.Endgame(game.cfg, duels=2).policy(state.array)
+
+
 def solvers() -> None:
     """The CFR family on the flat and compact trees, on one and two threads, and MCCFR."""
     import elements_ai
@@ -93,7 +105,7 @@ def solvers() -> None:
 
 # Two parts of about the same cold cost (4-5 minutes each in a clean-clone CI run on this machine).
 PARTS = [
-    [lambda: game_faces("elementos"), lambda: game_faces("elemental_duel"), lambda: game_faces("elements")],
+    [lambda: game_faces("elementos"), lambda: game_faces("elemental_duel"), endgame, lambda: game_faces("elements")],
     [lambda: game_faces("elements1997"), lambda: game_faces("elementum"), solvers, alphazero],
 ]
 
