@@ -221,7 +221,7 @@ class PolicyTable(openspiel_policy.Policy):
             arrays["key_fingerprints"] = np.asarray(self.keys, np.uint64)
         for name, value in (solver_state or {}).items():
             arrays[f"state_{name}"] = np.asarray(value)
-        write_npz(path, arrays)
+        write_npz(path, arrays, compressed=not solver_state)
 
     @classmethod
     def load(cls, path, game: pyspiel.Game | str | None = None) -> PolicyTable:
@@ -283,13 +283,16 @@ def _check_table(path, keys, infoset_player, infoset_first, sequence_action, pro
 # --- npz files with a JSON header, written atomically ---------------------------------
 
 
-def write_npz(path, arrays: Mapping[str, np.ndarray]) -> None:
+def write_npz(path, arrays: Mapping[str, np.ndarray], compressed: bool = False) -> None:
     """Writes ``arrays`` to ``path`` through a temporary file in the same folder and
-    a rename: readers see the old file or the whole new one, never a partial one."""
+    a rename: readers see the old file or the whole new one, never a partial one.
+    ``compressed`` deflates them: worth it for a policy that ships (its keys and
+    probabilities shrink to a third or less), not for a checkpoint rewritten every few
+    minutes."""
     from ..files import atomic_write
 
     with atomic_write(os.path.abspath(path)) as out:
-        np.savez(out, **arrays)
+        (np.savez_compressed if compressed else np.savez)(out, **arrays)
 
 
 def read_header(path, expected_format: str | tuple[str, ...]) -> dict[str, Any]:
