@@ -65,6 +65,36 @@ def write_run(path: pathlib.Path, record: dict) -> None:
     path.write_text(json.dumps(record, indent=2, default=str) + "\n")
 
 
+def merged(out: pathlib.Path, stem: str, table, run: dict, order: list[str]):
+    """A ``--games`` run's rows in place of those agents' rows (by ``recipe``) in
+    ``out/<stem>.csv`` (the other agents keep theirs), in the shipped agents' order.
+    The run record (``out/<stem>.run.json``) stays the last full run's, with this run
+    added to its ``updates`` (each names its command, commit and agents), so that every
+    row's run is on record. Returns the table and the record to write."""
+    import pandas as pd
+
+    path = out / f"{stem}.csv"
+    if not path.exists():
+        return table, run
+    kept = pd.read_csv(path)
+    kept = kept[~kept["recipe"].isin(set(table["recipe"])) & kept["recipe"].isin(set(order))]
+    rank = {name: k for k, name in enumerate(order)}
+    both = pd.concat([kept, table], ignore_index=True)
+    both = both.iloc[sorted(range(len(both)), key=lambda k: (rank[both["recipe"].iloc[k]], k))]
+    record_path = out / f"{stem}.run.json"
+    full = json.loads(record_path.read_text()) if record_path.exists() else {}
+    if not full:
+        return both.reset_index(drop=True), run
+
+    def still_shown(record: dict) -> dict:  # its agents whose rows this run did not replace
+        return {name: commit for name, commit in record.get("agents", {}).items()
+                if name in rank and name not in run["agents"]}
+
+    updates = [{**u, "agents": still_shown(u)} for u in full.pop("updates", [])]
+    run = {**full, "agents": still_shown(full), "updates": [*(u for u in updates if u["agents"]), run]}
+    return both.reset_index(drop=True), run
+
+
 def shipped(kind: str, game: str) -> zoo.Recipe | None:
     """The recipe of the ``kind`` agent shipped for ``game`` (variant and player count), or None."""
     entry = zoo.find(kind, elements_ai.load_game(game))

@@ -16,8 +16,9 @@ The bar a learned agent ships with (``elements_ai.zoo``):
 Seeds: the tournaments and tables start from ``_common.EVAL_SEED`` (7,000,000), far
 from the recipes' training seeds (single digits) and from the seeds used while tuning
 them (below 10⁶). ``run.json`` records the commit, the command, the seeds and the
-machine of a full run, and ``<table>.run.json`` those of the run that wrote each
-table (``--games`` runs rewrite only their own tables).
+machine of a full run, and ``<table>.run.json`` those of the runs whose rows each
+table shows (a ``--games`` run replaces only its agents' rows, and is added to the
+record's ``updates``).
 
 Writes under ``experiments/results/baselines/``: ``<game>/`` (each two-player
 tournament), ``two_player.csv`` / ``.md``, ``multiplayer.csv`` / ``.md``,
@@ -32,7 +33,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, parser, results_folder, run_record, seed_of, trained_at, write_run
+from _common import folder_name, merged, parser, results_folder, run_record, seed_of, trained_at, write_run
 from multiplayer import agent_result, schedule, summary
 
 import elements_ai
@@ -162,21 +163,34 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
             multi_games.append(games)
         print(f"{entry.name}: {time.perf_counter() - start:.0f} s", file=sys.stderr)
     two_table, multi_table = pd.DataFrame(two), pd.DataFrame(multi)
-    if two:
-        write_csv(two_table, out / "two_player.csv")
-        (out / "two_player.md").write_text(two_player_markdown(two_table))
-    if multi:
-        write_csv(multi_table, out / "multiplayer.csv")
-        write_csv(pd.concat(multi_games, ignore_index=True).drop(columns=["index"]), out / "games.csv")
-        (out / "multiplayer.md").write_text(multiplayer_markdown(multi_table))
-    (out / "shipped.md").write_text(shipped_markdown())
+    multi_games = pd.concat(multi_games, ignore_index=True).drop(columns=["index"]) if multi else None
     run = run_record("baselines.py", argv, measured_with, seed=seed, games_a_pairing=games_a_pairing, deals=deals,
                      agents=trained_at(entries))
-    # Each table records the run that wrote it: a run limited by --games rewrites
-    # only its own tables, and the others keep the record of theirs.
-    for table, wrote in (("two_player", two), ("multiplayer", multi)):
+    # A run limited by --games replaces its agents' rows in the tables it touches; the
+    # other rows stay, and each table's record lists every run whose rows it shows.
+    order = [e.name for e in shipped_learned()]
+    records = {}
+    for stem, wrote in (("two_player", two), ("multiplayer", multi)):
         if wrote:
-            write_run(out / f"{table}.run.json", run)
+            mine = {**run, "agents": {row["recipe"]: run["agents"][row["recipe"]] for row in wrote}}
+            table = two_table if stem == "two_player" else multi_table
+            records[stem] = merged(out, stem, table, mine, order) if args.games else (table, mine)
+    if "two_player" in records:
+        two_table = records["two_player"][0]
+        write_csv(two_table, out / "two_player.csv")
+        (out / "two_player.md").write_text(two_player_markdown(two_table))
+    if "multiplayer" in records:
+        multi_table = records["multiplayer"][0]
+        if args.games and (out / "games.csv").exists():
+            kept = pd.read_csv(out / "games.csv")
+            kept = kept[~kept["recipe"].isin(set(multi_games["recipe"])) & kept["recipe"].isin(set(order))]
+            multi_games = pd.concat([kept, multi_games], ignore_index=True)
+        write_csv(multi_table, out / "multiplayer.csv")
+        write_csv(multi_games, out / "games.csv")
+        (out / "multiplayer.md").write_text(multiplayer_markdown(multi_table))
+    (out / "shipped.md").write_text(shipped_markdown())
+    for stem, (_, record) in records.items():
+        write_run(out / f"{stem}.run.json", record)
     if not args.games:
         write_run(out / "run.json", run)
     with pd.option_context("display.width", 200, "display.max_columns", 30):

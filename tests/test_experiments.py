@@ -206,7 +206,7 @@ def test_seat_gains_of_a_multiplayer_agent(tmp_path, monkeypatch):
 def test_a_games_run_replaces_only_its_agents_rows(tmp_path, monkeypatch):
     # `--shipped --games G` re-measures G's agent: the others keep their rows and their run's record.
     monkeypatch.syspath_prepend(str(EXPERIMENTS))
-    from approx_exploitability import merged
+    from _common import merged
 
     def rows(recipe, seats, bound):
         return [{"recipe": recipe, "seat": seat, "bound": bound} for seat in seats]
@@ -219,7 +219,7 @@ def test_a_games_run_replaces_only_its_agents_rows(tmp_path, monkeypatch):
     new = pd.DataFrame(rows("b", ["0", "1", "2", "sum"], 0.5) + rows("d", ["0", "1", "sum"], 0.6))
     update = {"command": "python experiments/approx_exploitability.py --shipped --games b d", "commit": "c2",
               "agents": {"b": "t2", "d": "t2"}}
-    table, run = merged(tmp_path, new, update, ["a", "b", "d", "c"])
+    table, run = merged(tmp_path, "exploitability", new, update, ["a", "b", "d", "c"])
     assert list(table["recipe"]) == ["a"] + ["b"] * 4 + ["d"] * 3 + ["c"]
     assert list(table["bound"]) == [0.1] + [0.5] * 4 + [0.6] * 3 + [0.3]
     assert list(table[table["recipe"] == "b"]["seat"]) == ["0", "1", "2", "sum"]
@@ -229,7 +229,8 @@ def test_a_games_run_replaces_only_its_agents_rows(tmp_path, monkeypatch):
     (tmp_path / "exploitability.run.json").write_text(json.dumps(run))
     table.to_csv(tmp_path / "exploitability.csv", index=False)
     again = {**update, "commit": "c3", "agents": {"d": "t3"}}
-    table, run = merged(tmp_path, pd.DataFrame(rows("d", ["0", "1", "sum"], 0.7)), again, ["a", "b", "d", "c"])
+    table, run = merged(tmp_path, "exploitability", pd.DataFrame(rows("d", ["0", "1", "sum"], 0.7)), again,
+                        ["a", "b", "d", "c"])
     assert list(table["bound"]) == [0.1] + [0.5] * 4 + [0.7] * 3 + [0.3]
     assert run["updates"] == [{**update, "agents": {"b": "t2"}}, again]
 
