@@ -172,9 +172,12 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     records = {}
     for stem, wrote in (("two_player", two), ("multiplayer", multi)):
         if wrote:
-            mine = {**run, "agents": {row["recipe"]: run["agents"][row["recipe"]] for row in wrote}}
             table = two_table if stem == "two_player" else multi_table
-            records[stem] = merged(out, stem, table, mine, order) if args.games else (table, mine)
+            if args.games:
+                mine = {**run, "agents": {row["recipe"]: run["agents"][row["recipe"]] for row in wrote}}
+                records[stem] = merged(out, stem, table, mine, order)
+            else:
+                records[stem] = (table, run)
     if "two_player" in records:
         two_table = records["two_player"][0]
         write_csv(two_table, out / "two_player.csv")
