@@ -59,9 +59,9 @@ def two_player(entry: zoo.Recipe, games: int, seed: int, workers, out, quick: bo
     pairs = pairwise(played)
     row = {"recipe": entry.name, "game": entry.game, "agent": agents[0], "games_a_pairing": games, "seed": seed}
     for _, rate in rated.iterrows():
-        row[f"elo_{rate.name.split(':')[0]}"] = rate.rating
-        row[f"elo_{rate.name.split(':')[0]}_low"] = rate.ci_low
-        row[f"elo_{rate.name.split(':')[0]}_high"] = rate.ci_high
+        # The shipped agent's columns are "elo_agent" whatever its kind, so ppo and az rows share one table.
+        column = "elo_agent" if rate.name == agents[0] else f"elo_{rate.name}"
+        row[column], row[f"{column}_low"], row[f"{column}_high"] = rate.rating, rate.ci_low, rate.ci_high
     me = agents[0]
     for opponent in ("rules", "random"):
         hit = pairs[(pairs["agent"] == me) & (pairs["opponent"] == opponent)].iloc[0]
@@ -117,10 +117,9 @@ def two_player_markdown(table: pd.DataFrame) -> str:
     lines = ["| game | agent | Elo [95%] | `rules` Elo | `random` Elo | vs `rules` [95%] | vs `random` [95%] | bar |",
              "|---|---|---|---|---|---|---|---|"]
     for r in table.to_dict("records"):
-        kind = r["agent"].split(":")[0]
         lines.append(
-            f"| `{short_game(r['game'])}` | `{r['agent']}` | {r[f'elo_{kind}']:.0f} [{r[f'elo_{kind}_low']:.0f}, "
-            f"{r[f'elo_{kind}_high']:.0f}] | {r['elo_rules']:.0f} | {r['elo_random']:.0f} | "
+            f"| `{short_game(r['game'])}` | `{r['agent']}` | {r['elo_agent']:.0f} [{r['elo_agent_low']:.0f}, "
+            f"{r['elo_agent_high']:.0f}] | {r['elo_rules']:.0f} | {r['elo_random']:.0f} | "
             f"{r['vs_rules']:.2f} [{r['vs_rules_low']:.2f}, {r['vs_rules_high']:.2f}] | "
             f"{r['vs_random']:.2f} [{r['vs_random_low']:.2f}, {r['vs_random_high']:.2f}] | "
             f"{'met' if r['meets_bar'] else 'not met'} |")

@@ -189,6 +189,7 @@ def test_baselines_quick(tmp_path):
     judged = set(two["recipe"]) | (set(multi["recipe"]) if multi is not None else set())
     assert judged == {r.name for r in learned}
     assert (two["vs_rules_low"] <= two["vs_rules"]).all() and (two["vs_random"] <= two["vs_random_high"]).all()
+    assert (two["elo_agent_low"] <= two["elo_agent"]).all() and (two["elo_agent"] <= two["elo_agent_high"]).all()
     assert "| bar |" in (tmp_path / "two_player.md").read_text()
 
 
