@@ -33,7 +33,7 @@ from tqdm.auto import tqdm
 
 from .. import load_game
 from ..core.vec import VecEnv, batch_encode_information_state
-from . import checkpoint
+from . import checkpoint, imitation
 from .batched import BatchedSearch
 from .bots import network_evaluator
 from .net import PolicyValueNet, masked_entropy, masked_log_probs, value_bound
@@ -57,6 +57,11 @@ class AZConfig:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     hidden: tuple[int, ...] = (256, 256)
+    imitate: str = ""  # a bot spec whose moves (and game returns) the network first learns ("" : none)
+    imitation_steps: int = 0  # moves of the bot's own games to copy (not counted in ``steps``)
+    imitation_epochs: int = 4
+    imitation_batch: int = 256
+    imitation_lr: float = 0.0  # the imitation's learning rate (0: ``lr``)
     eval_opponents: tuple[str, ...] = ("random", "rules")  # played by the network's policy alone
     eval_games: int = 100
     eval_every: int = 10
@@ -68,9 +73,13 @@ class AZConfig:
         self.hidden = tuple(int(h) for h in self.hidden)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in ("num_games", "sims", "moves_per_iteration", "buffer_size", "batch_size", "threads",
-                     "keep_checkpoints"):
+                     "keep_checkpoints", "imitation_batch"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"AZConfig.{name} must be at least 1, got {getattr(self, name)!r}")
+        if self.imitate and self.imitation_steps < 1:
+            raise ValueError(f"AZConfig.imitate={self.imitate!r} needs imitation_steps >= 1")
+        if self.imitation_lr < 0:
+            raise ValueError(f"AZConfig.imitation_lr must not be negative, got {self.imitation_lr!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
@@ -206,6 +215,20 @@ class AlphaZeroTrainer:
             stats["entropy"].append(float(masked_entropy(logits.detach(), mask).mean()))
         return {key: float(np.mean(v)) for key, v in stats.items()}
 
+    def _imitate(self) -> dict[str, float]:
+        """Behaviour cloning of ``imitate`` before self-play (``imitation``): the searches
+        start from a prior that plays like the bot and a value that measures its games."""
+        cfg = self.config
+        games = imitation.collect(self.game, cfg.imitate, cfg.num_games, cfg.imitation_steps, self.seed + 3)
+        # value_coef 2: the same weight as the self-play loss's squared error (clone halves it).
+        loss, value_loss = imitation.clone(self.net, self.optimizer, games, cfg.imitation_epochs, cfg.imitation_batch,
+                                           cfg.imitation_lr or cfg.lr, self.generator, value_coef=2.0)
+        row = {"iteration": 0, "env_steps": 0, "imitation_steps": len(games.action), "imitation_loss": loss,
+               "imitation_value_loss": value_loss}
+        if cfg.eval_every:
+            row.update(self.evaluate())
+        return row
+
     def evaluate(self) -> dict[str, float]:
         row = {}
         self.net.eval()
@@ -239,6 +262,8 @@ class AlphaZeroTrainer:
                    desc=f"az {self.game.kernel.short_name}")
         row: dict[str, float] = self.log[-1] if self.log else {}
         saved_at = self.iteration
+        if cfg.imitate and self.iteration == 0 and not self.log:
+            self.log.append(self._imitate())
         while self.env_steps < steps:
             row = self.step()
             bar.update(per_iteration)

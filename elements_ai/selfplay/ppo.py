@@ -46,7 +46,7 @@ from .. import load_game
 from ..core.vec import VecEnv
 from ..files import atomic_write
 from ..tables import write_csv
-from . import checkpoint
+from . import checkpoint, imitation
 from .match import mean_score, play, rotation, seat_scores
 from .net import HINTS, PolicyValueNet, masked_entropy, masked_log_probs, value_bound
 from .players import Hints, NetPlayer, Player, choose, encode_rows, make_player
@@ -487,74 +487,16 @@ class PPOTrainer:
         return row
 
     def _imitate(self) -> dict[str, float]:
-        """Behaviour cloning before self-play: the policy learns the moves of ``imitate``
-        in games it plays against itself (AlphaStar's supervised start, on a bot), and the
-        value head learns those games' final returns, so that the first PPO advantages
-        measure the imitated policy rather than a random value head's noise."""
+        """Behaviour cloning of ``imitate`` before PPO (``imitation``), so that the first
+        PPO advantages measure the imitated policy rather than a random value head's noise."""
         cfg = self.config
-        gc = self.game.config
-        players = gc.num_players
-        scale = value_bound(gc)
-        env = VecEnv(self.game.kernel, gc, cfg.num_envs, seed=self.seed + 3)
-        teacher = make_player(cfg.imitate, env, self.game, self.seed + 4)
-        hint_source = Hints(cfg.hint, env, self.seed + 5)
-        infos, masks, hints, actions, movers = [], [], [], [], []
-        every = np.arange(cfg.num_envs)
-        steps = max(1, cfg.imitation_steps // cfg.num_envs)
-        # Monte Carlo targets: each decision gets the returns of the game it belongs to,
-        # per seat as the value head orders them (the mover first); a game still under
-        # way when the imitation stops teaches the policy only.
-        returns = np.full((steps, cfg.num_envs, players), np.nan, np.float32)
-        started = np.zeros(cfg.num_envs, np.int64)
-        for t in range(steps):
-            infos.append(encode_rows(env, every))
-            masks.append(env.legal_mask.copy())
-            movers.append(env.current_player.copy())
-            hint = hint_source(env, every)
-            hints.append(np.zeros(cfg.num_envs, np.int64) if hint is None else hint.numpy())
-            actions.append(teacher.act(env, every))
-            env.step(actions[-1])
-            for row in np.flatnonzero(env.terminated):
-                returns[started[row] : t + 1, row] = env.returns[row] / scale
-                started[row] = t + 1
-            if env.terminated.any():
-                env.reset(env.terminated)
-        mover = np.concatenate(movers)
-        seat = (mover[:, None] + np.arange(players)[None, :]) % players
-        target = np.take_along_axis(returns.reshape(-1, players), seat, axis=1)
-        info, mask = torch.from_numpy(np.concatenate(infos)), torch.from_numpy(np.concatenate(masks))
-        action = torch.from_numpy(np.concatenate(actions))
-        hint = torch.from_numpy(np.concatenate(hints)) if cfg.hint else None
-        known = torch.from_numpy(~np.isnan(target[:, 0]))
-        target = torch.from_numpy(np.nan_to_num(target))
-        n = len(action)
-        size = cfg.imitation_batch
-        losses, value_losses = [], []
-        # Cloning a fixed target takes a larger step than PPO's updates, which must
-        # stay near the data's policy; the run's own rate is set back afterwards.
-        for group in self.optimizer.param_groups:
-            group["lr"] = cfg.imitation_lr or cfg.lr
-        self.net.train()
-        for _ in range(cfg.imitation_epochs):
-            order = torch.randperm(n, generator=self.generator)
-            for start in range(0, n, size):
-                idx = order[start : start + size]
-                logits, value = self.net(info[idx], None if hint is None else hint[idx])
-                loss = -masked_log_probs(logits, mask[idx]).gather(1, action[idx, None]).mean()
-                weight = known[idx].float()
-                error = ((value - target[idx]) ** 2).mean(1)
-                value_loss = 0.5 * (error * weight).sum() / weight.sum().clamp(min=1.0)
-                self.optimizer.zero_grad()
-                (loss + cfg.value_coef * value_loss).backward()
-                torch.nn.utils.clip_grad_norm_(self.net.parameters(), cfg.max_grad_norm)
-                self.optimizer.step()
-                losses.append(float(loss.detach()))
-                value_losses.append(float(value_loss.detach()))
-        for group in self.optimizer.param_groups:
-            group["lr"] = cfg.lr
+        games = imitation.collect(self.game, cfg.imitate, cfg.num_envs, cfg.imitation_steps, self.seed + 3, cfg.hint)
+        loss, value_loss = imitation.clone(self.net, self.optimizer, games, cfg.imitation_epochs, cfg.imitation_batch,
+                                           cfg.imitation_lr or cfg.lr, self.generator, cfg.value_coef,
+                                           cfg.max_grad_norm)
         self.actors.call("snapshot_with", self.net.state_dict(), 0)
-        row = {"iteration": 0, "env_steps": 0, "imitation_steps": n, "imitation_loss": float(np.mean(losses[-10:])),
-               "imitation_value_loss": float(np.mean(value_losses[-10:]))}
+        row = {"iteration": 0, "env_steps": 0, "imitation_steps": len(games.action), "imitation_loss": loss,
+               "imitation_value_loss": value_loss}
         if cfg.eval_every:
             row.update(self.evaluate())
         return row

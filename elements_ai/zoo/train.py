@@ -69,16 +69,16 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
 
 
 def _trainer(entry: Recipe, game, folder: Path, steps: int, progress: bool):
+    config = dict(entry.config)
+    if steps < entry.steps and config.get("imitation_steps", 0) > steps:
+        config["imitation_steps"] = steps  # a short test run imitates for as long as it plays
     if entry.kind == "ppo":
         from ..selfplay.ppo import PPOConfig, PPOTrainer
 
-        config = dict(entry.config)
-        if steps < entry.steps and config.get("imitation_steps", 0) > steps:
-            config["imitation_steps"] = steps  # a short test run imitates for as long as it plays
         return PPOTrainer(game, folder, PPOConfig(**config), seed=entry.seed, progress=progress)
     from ..selfplay.az import AlphaZeroTrainer, AZConfig
 
-    return AlphaZeroTrainer(game, folder, AZConfig(**entry.config), seed=entry.seed, progress=progress)
+    return AlphaZeroTrainer(game, folder, AZConfig(**config), seed=entry.seed, progress=progress)
 
 
 def install(out: str | Path, names: list[str]) -> list[Path]:

@@ -1,0 +1,117 @@
+"""Behaviour cloning before self-play, shared by PPO and AlphaZero-style training.
+
+The network first learns the moves of a bot in games the bot plays against itself
+(AlphaStar's supervised start, on a bot) and, with its value head, those games' final
+returns. A trainer then starts from a policy that plays like the bot and a value that
+measures it, not from a uniform policy and a random value head's noise.
+
+>>> import elements_ai, torch
+>>> game = elements_ai.load_game("elementos", setup="standard", max_moves=12)
+>>> games = collect(game, "rules", num_envs=4, steps=32, seed=0)
+>>> net = PolicyValueNet(game.config.info_size, game.config.num_actions, game.config.num_players, (16,))
+>>> optimizer = torch.optim.Adam(net.parameters())
+>>> loss, value_loss = clone(net, optimizer, games, epochs=2, batch=16, lr=1e-3,
+...                          generator=torch.Generator().manual_seed(0))
+>>> len(games.action), loss > 0
+(32, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..core.vec import VecEnv
+from .net import PolicyValueNet, masked_log_probs, value_bound
+from .players import Hints, encode_rows, make_player
+
+
+@dataclass
+class Demonstrations:
+    """The teacher's decisions: one row each."""
+
+    info: torch.Tensor  # (N, info_size) the mover's information state
+    mask: torch.Tensor  # (N, actions) its legal actions
+    hint: torch.Tensor | None  # (N,) the hinting bot's action, for a network with a hint
+    action: torch.Tensor  # (N,) what the teacher played
+    target: torch.Tensor  # (N, players) the game's returns / bound, the mover first
+    known: torch.Tensor  # (N,) whether the game ended in time to give a target
+
+
+def collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str = "") -> Demonstrations:
+    """About ``steps`` decisions of the bot ``teacher`` in ``num_envs`` games at once."""
+    gc = game.config
+    players = gc.num_players
+    scale = value_bound(gc)
+    env = VecEnv(game.kernel, gc, num_envs, seed=seed)
+    bot = make_player(teacher, env, game, seed + 1)
+    hint_source = Hints(hint, env, seed + 2)
+    infos, masks, hints, actions, movers = [], [], [], [], []
+    every = np.arange(num_envs)
+    rounds = max(1, steps // num_envs)
+    # Monte Carlo targets: each decision gets the returns of the game it belongs to,
+    # per seat as the value head orders them (the mover first); a game still under
+    # way when the collection stops teaches the policy only.
+    returns = np.full((rounds, num_envs, players), np.nan, np.float32)
+    started = np.zeros(num_envs, np.int64)
+    for t in range(rounds):
+        infos.append(encode_rows(env, every))
+        masks.append(env.legal_mask.copy())
+        movers.append(env.current_player.copy())
+        hinted = hint_source(env, every)
+        hints.append(np.zeros(num_envs, np.int64) if hinted is None else hinted.numpy())
+        actions.append(bot.act(env, every))
+        env.step(actions[-1])
+        for row in np.flatnonzero(env.terminated):
+            returns[started[row] : t + 1, row] = env.returns[row] / scale
+            started[row] = t + 1
+        if env.terminated.any():
+            env.reset(env.terminated)
+    mover = np.concatenate(movers)
+    seat = (mover[:, None] + np.arange(players)[None, :]) % players
+    target = np.take_along_axis(returns.reshape(-1, players), seat, axis=1)
+    return Demonstrations(
+        info=torch.from_numpy(np.concatenate(infos)),
+        mask=torch.from_numpy(np.concatenate(masks)),
+        hint=torch.from_numpy(np.concatenate(hints)) if hint else None,
+        action=torch.from_numpy(np.concatenate(actions)),
+        target=torch.from_numpy(np.nan_to_num(target)),
+        known=torch.from_numpy(~np.isnan(target[:, 0])),
+    )
+
+
+def clone(net: PolicyValueNet, optimizer: torch.optim.Optimizer, games: Demonstrations, epochs: int, batch: int,
+          lr: float, generator: torch.Generator, value_coef: float = 0.5,
+          max_grad_norm: float | None = None) -> tuple[float, float]:
+    """``epochs`` passes of cross-entropy on the teacher's moves and squared error on
+    the returns; returns the last ten steps' mean policy and value losses. The
+    optimizer's learning rate is ``lr`` meanwhile and set back afterwards."""
+    n = len(games.action)
+    losses, value_losses = [], []
+    # Cloning a fixed target takes a larger step than self-play's updates, which must
+    # stay near the data's policy; the run's own rate is set back afterwards.
+    before = [group["lr"] for group in optimizer.param_groups]
+    for group in optimizer.param_groups:
+        group["lr"] = lr
+    net.train()
+    for _ in range(epochs):
+        order = torch.randperm(n, generator=generator)
+        for start in range(0, n, batch):
+            idx = order[start : start + batch]
+            logits, value = net(games.info[idx], None if games.hint is None else games.hint[idx])
+            loss = -masked_log_probs(logits, games.mask[idx]).gather(1, games.action[idx, None]).mean()
+            weight = games.known[idx].float()
+            error = ((value - games.target[idx]) ** 2).mean(1)
+            value_loss = 0.5 * (error * weight).sum() / weight.sum().clamp(min=1.0)
+            optimizer.zero_grad()
+            (loss + value_coef * value_loss).backward()
+            if max_grad_norm is not None:
+                torch.nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
+            optimizer.step()
+            losses.append(float(loss.detach()))
+            value_losses.append(float(value_loss.detach()))
+    for group, rate in zip(optimizer.param_groups, before):
+        group["lr"] = rate
+    return float(np.mean(losses[-10:])), float(np.mean(value_losses[-10:]))
