@@ -130,6 +130,25 @@ def test_half_precision_files_hold_the_rounded_weights_in_half_the_bytes(tmp_pat
     assert not (tmp_path / "bad.npz").exists()
 
 
+def test_weights_are_stored_as_byte_planes_exactly_and_older_plain_files_still_load(tmp_path):
+    net = PolicyValueNet(info_size=600, num_actions=3, num_players=2, hidden=(64,)).to_network({"game": "g()"})
+    planes = net.save(tmp_path / "planes.npz")
+    loaded = Network.load(planes)
+    for (w, b), (w2, b2) in zip([*net.layers, net.policy, net.value], [*loaded.layers, loaded.policy, loaded.value]):
+        assert w2.dtype == np.float32 and np.array_equal(w, w2) and np.array_equal(b, b2)
+    # The format before byte planes: the same keys, each weight matrix a plain float array.
+    with np.load(planes) as data:
+        arrays = {key: data[key] for key in data.files}
+    arrays["format"] = np.array("elements_ai.network/1")
+    for key in [k for k in arrays if k.endswith(".weight")]:
+        arrays[key] = np.moveaxis(arrays[key], 0, -1).copy().view("<f4")[..., 0]
+    np.savez_compressed(tmp_path / "plain.npz", **arrays)
+    assert planes.stat().st_size < 0.95 * (tmp_path / "plain.npz").stat().st_size
+    old = Network.load(tmp_path / "plain.npz")
+    assert all(np.array_equal(w, w2) for (w, _), (w2, _) in zip(net.layers, old.layers))
+    assert np.array_equal(old.policy[0], net.policy[0])
+
+
 def test_a_recipe_with_an_unknown_weights_format_is_named(tmp_path, monkeypatch):
     text = zoo.RECIPES.read_text().replace('weights = "float16"', 'weights = "float8"', 1)
     assert 'weights = "float8"' in text

@@ -34,7 +34,8 @@ from threadpoolctl import ThreadpoolController
 from ..core.params import ParameterError
 from ..files import atomic_write
 
-FORMAT = "elements_ai.network/1"
+FORMAT = "elements_ai.network/2"
+FORMATS = ("elements_ai.network/1", FORMAT)  # /1 stored the weight matrices as plain arrays
 HINTS = ("", "rules")  # the bots whose action a network may take as a hint (selfplay.net)
 
 _THREADPOOLS: ThreadpoolController | None = None
@@ -166,15 +167,20 @@ class Network:
     def save(self, path: str | Path, weights: str = "float32") -> Path:
         """Writes the weights and metadata to ``path`` (``.npz``), whole or not at all.
         ``weights="float16"`` stores the weight matrices rounded to half precision (half
-        the file; ``load`` reads them back as float32)."""
+        the file; ``load`` reads them back as float32).
+
+        Each weight matrix is stored as its byte planes (every value's first byte, then
+        every value's second, ...): the planes of exponents and high mantissa bits
+        deflate well where the interleaved floats do not, which makes the file about a
+        tenth smaller and changes no weight."""
         if weights not in ("float32", "float16"):
             raise ValueError(f"weights must be 'float32' or 'float16', got {weights!r}")
         path = Path(path)
         arrays: dict[str, np.ndarray] = {"format": np.array(FORMAT), "meta": np.array(json.dumps(self.meta))}
         for k, (weight, bias) in enumerate(self.layers):
-            arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"] = weight.T.astype(weights), bias
-        arrays["policy.weight"], arrays["policy.bias"] = self.policy[0].T.astype(weights), self.policy[1]
-        arrays["value.weight"], arrays["value.bias"] = self.value[0].T.astype(weights), self.value[1]
+            arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"] = _byte_planes(weight.T.astype(weights)), bias
+        arrays["policy.weight"], arrays["policy.bias"] = _byte_planes(self.policy[0].T.astype(weights)), self.policy[1]
+        arrays["value.weight"], arrays["value.bias"] = _byte_planes(self.value[0].T.astype(weights)), self.value[1]
         if self.hint:
             arrays["hint"], arrays["hint.weight"] = np.array(self.hint), np.array(self.hint_weight, np.float32)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -193,9 +199,13 @@ class Network:
                 arrays = {key: data[key] for key in data.files}
         except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
             raise NetworkError(f"{path} is not a readable network file ({type(error).__name__})") from None
-        if str(arrays.get("format", "")) != FORMAT:
+        version = str(arrays.get("format", ""))
+        if version not in FORMATS:
             raise NetworkError(f"{path} is not an elements_ai network file (format {FORMAT!r})")
         try:
+            if version != FORMATS[0]:
+                for key in [key for key in arrays if key.endswith(".weight") and key != "hint.weight"]:
+                    arrays[key] = _from_byte_planes(arrays[key])
             meta = json.loads(str(arrays["meta"]))
             depth = sum(1 for key in arrays if key.startswith("trunk.") and key.endswith(".weight"))
             layers = [(arrays[f"trunk.{k}.weight"], arrays[f"trunk.{k}.bias"]) for k in range(depth)]
@@ -220,6 +230,19 @@ class Network:
         return cls(layers, (array(state["policy.weight"]), array(state["policy.bias"])),
                    (array(state["value.weight"]), array(state["value.bias"])), meta,
                    hint, float(array(state["hint_weight"])) if hint else 0.0)
+
+
+def _byte_planes(matrix: np.ndarray) -> np.ndarray:
+    """(itemsize, *shape) uint8: byte k of every little-endian value of ``matrix``, plane by plane."""
+    matrix = np.ascontiguousarray(matrix, matrix.dtype.newbyteorder("<"))
+    return np.moveaxis(matrix.view(np.uint8).reshape(*matrix.shape, matrix.itemsize), -1, 0).copy()
+
+
+def _from_byte_planes(planes: np.ndarray) -> np.ndarray:
+    if planes.dtype != np.uint8 or planes.ndim < 2 or planes.shape[0] not in (2, 4):
+        raise KeyError(f"a weight stored as {planes.dtype} {planes.shape}, not as byte planes")
+    values = np.ascontiguousarray(np.moveaxis(planes, 0, -1))
+    return values.view(f"<f{planes.shape[0]}")[..., 0]
 
 
 def value_bound(config) -> float:
