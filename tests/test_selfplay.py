@@ -174,6 +174,47 @@ def test_imitation_teaches_the_policy_the_teachers_moves_and_the_value_head_its_
     assert trainer.optimizer.param_groups[0]["lr"] == config.lr
 
 
+def test_imitation_against_an_opponent_keeps_the_teachers_seat_only_and_splits_among_workers():
+    from elements_ai.selfplay import imitation
+
+    game = elements_ai.load_game("elements1997(players=3)")
+    against = imitation.collect(game, "rules", num_envs=6, steps=600, seed=5, hint="rules", opponent="random")
+    assert len(against.action) == 600
+    # Every kept move is the teacher's: it agrees with the heuristic's hint (its random
+    # tie-breaks aside), where the random opponent's moves would not.
+    assert float((against.action == against.hint).float().mean()) > 0.9
+    # The targets are the teacher's own seat first: rules beats random on average.
+    known = against.target[against.known]
+    assert len(known) > 300 and float(known[:, 0].mean()) > 0.1 > float(known[:, 1:].mean())
+    split = imitation.collect(game, "rules", num_envs=6, steps=600, seed=5, hint="rules", opponent="random",
+                              workers=2)
+    parts = [imitation.collect(game, "rules", 6, 300, seed, "rules", "random") for seed in (5, 1_005)]
+    assert len(split.action) == 600
+    for field in ("info", "mask", "hint", "action", "target", "known"):
+        assert torch.equal(getattr(split, field), torch.cat([getattr(part, field) for part in parts])), field
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        imitation.collect(game, "rules", 6, 60, 0, workers=0)
+
+
+def test_imitation_of_visit_shares_keeps_the_searchs_moves_and_learns_its_shares():
+    from elements_ai.selfplay import imitation
+
+    game = elements_ai.load_game("elements1997(players=3)")
+    plain = imitation.collect(game, "ismcts:sims=30", 3, 60, seed=2, opponent="rules")
+    shares = imitation.collect(game, "ismcts:sims=30", 3, 60, seed=2, opponent="rules", visits=True)
+    assert plain.policy is None and torch.equal(plain.action, shares.action)  # the same moves, the same streams
+    assert torch.allclose(shares.policy.sum(1), torch.ones(60)) and not (shares.policy[~shares.mask] > 0).any()
+    assert float((shares.policy > 0).sum(1).float().mean()) > 1.5  # shares, not one-hot moves
+    net = PolicyValueNet(game.config.info_size, game.config.num_actions, 3, (32,))
+    optimizer = torch.optim.Adam(net.parameters())
+    imitation.clone(net, optimizer, shares, epochs=60, batch=60, lr=3e-3, generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        learnt = masked_probs(net(shares.info)[0], shares.mask)
+    assert float((learnt - shares.policy).abs().sum(1).mean()) < 0.3
+    with pytest.raises(ValueError, match="gives no policy to learn"):
+        imitation.collect(game, "rules", 3, 30, seed=2, visits=True)
+
+
 @pytest.mark.slow
 def test_every_player_count_trains(tmp_path):
     # Every game and variant the package has, whatever its number of players.

@@ -38,17 +38,61 @@ class Demonstrations:
     action: torch.Tensor  # (N,) what the teacher played
     target: torch.Tensor  # (N, players) the game's returns / bound, the mover first
     known: torch.Tensor  # (N,) whether the game ended in time to give a target
+    policy: torch.Tensor | None = None  # (N, actions) the teacher's move shares, where they are the target
 
 
-def collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str = "") -> Demonstrations:
-    """About ``steps`` decisions of the bot ``teacher`` in ``num_envs`` games at once."""
+def collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str = "", opponent: str = "",
+            workers: int = 1, visits: bool = False) -> Demonstrations:
+    """About ``steps`` decisions of the bot ``teacher`` in ``num_envs`` games at once.
+
+    By default the teacher plays every seat. With ``opponent`` (a bot spec) it plays
+    one seat of each game, the seat moving on game by game, and ``opponent`` all the
+    others: the copy then sees the positions it will meet against that bot, and only
+    the teacher's decisions are kept. ``workers`` > 1 splits the decisions among that
+    many processes, each with its own games and seeds (the result depends on
+    ``workers``, not on the machine). With ``visits`` a search teacher's share of
+    visits per action is kept too (``Demonstrations.policy``), and ``clone`` learns
+    those shares rather than the one move: a search's choice among moves of nearly
+    equal value is noise that the shares average away.
+    """
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers!r}")
+    if workers == 1:
+        return _collect(game, teacher, num_envs, steps, seed, hint, opponent, visits)
+    import concurrent.futures
+    import multiprocessing
+
+    share = -(-steps // workers)
+    jobs = [(str(game), teacher, num_envs, share, seed + 1_000 * w, hint, opponent, visits) for w in range(workers)]
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(_collect_in_worker, jobs))
+    return Demonstrations(**{field: None if parts[0].__dict__[field] is None
+                             else torch.cat([part.__dict__[field] for part in parts])
+                             for field in Demonstrations.__dataclass_fields__})
+
+
+def _collect_in_worker(job: tuple) -> Demonstrations:
+    from .. import load_game
+
+    name, *rest = job
+    torch.set_num_threads(1)
+    return _collect(load_game(name), *rest)
+
+
+def _collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str, opponent: str,
+             visits: bool = False) -> Demonstrations:
     gc = game.config
     players = gc.num_players
     scale = value_bound(gc)
     env = VecEnv(game.kernel, gc, num_envs, seed=seed)
     bot = make_player(teacher, env, game, seed + 1)
     hint_source = Hints(hint, env, seed + 2)
-    infos, masks, hints, actions, movers = [], [], [], [], []
+    if visits and not hasattr(bot, "act_with_policy"):
+        raise ValueError(f"visits: the teacher {teacher!r} gives no policy to learn (a search bot does)")
+    if opponent:
+        return _collect_one_seat(game, env, bot, make_player(opponent, env, game, seed + 4), hint_source, steps,
+                                 scale, visits)
+    infos, masks, hints, actions, movers, policies = [], [], [], [], [], []
     every = np.arange(num_envs)
     rounds = max(1, steps // num_envs)
     # Monte Carlo targets: each decision gets the returns of the game it belongs to,
@@ -62,7 +106,12 @@ def collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str 
         movers.append(env.current_player.copy())
         hinted = hint_source(env, every)
         hints.append(np.zeros(num_envs, np.int64) if hinted is None else hinted.numpy())
-        actions.append(bot.act(env, every))
+        if visits:
+            moves, shares = bot.act_with_policy(env, every)
+            actions.append(moves)
+            policies.append(shares)
+        else:
+            actions.append(bot.act(env, every))
         env.step(actions[-1])
         for row in np.flatnonzero(env.terminated):
             returns[started[row] : t + 1, row] = env.returns[row] / scale
@@ -72,6 +121,61 @@ def collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str 
     mover = np.concatenate(movers)
     seat = (mover[:, None] + np.arange(players)[None, :]) % players
     target = np.take_along_axis(returns.reshape(-1, players), seat, axis=1)
+    return _demonstrations(infos, masks, hints, actions, target, hint, policies)
+
+
+def _collect_one_seat(game, env, bot, opponent, hint_source, steps: int, scale: float,
+                      visits: bool) -> Demonstrations:
+    players = game.config.num_players
+    num_envs = env.num_envs
+    seat = np.arange(num_envs) % players  # the teacher's seat in each row's game
+    serial = np.arange(num_envs)  # each row's game, numbered so its returns can be found later
+    next_serial = num_envs
+    infos, masks, hints, actions, games_of, seats_of, policies = [], [], [], [], [], [], []
+    finished: dict[int, np.ndarray] = {}
+    kept = 0
+    while kept < steps:
+        mine = np.flatnonzero(env.current_player == seat)
+        theirs = np.flatnonzero(env.current_player != seat)
+        chosen = np.zeros(num_envs, np.int64)
+        if len(theirs):
+            chosen[theirs] = opponent.act(env, theirs)
+        if len(mine):
+            mine = mine[: steps - kept]
+            infos.append(encode_rows(env, mine))
+            masks.append(env.legal_mask[mine].copy())
+            hinted = hint_source(env, mine)
+            hints.append(np.zeros(len(mine), np.int64) if hinted is None else hinted.numpy())
+            if visits:
+                chosen[mine], shares = bot.act_with_policy(env, mine)
+                policies.append(shares)
+            else:
+                chosen[mine] = bot.act(env, mine)
+            actions.append(chosen[mine].copy())
+            games_of.append(serial[mine].copy())
+            seats_of.append(seat[mine].copy())
+            kept += len(mine)
+            idle = np.setdiff1d(np.flatnonzero(env.current_player == seat), mine)
+            if len(idle):
+                chosen[idle] = bot.act(env, idle)  # the last round's extra teacher moves, not kept
+        env.step(chosen)
+        for row in np.flatnonzero(env.terminated):
+            finished[int(serial[row])] = env.returns[row] / scale
+            serial[row] = next_serial
+            next_serial += 1
+            seat[row] = (seat[row] + 1) % players
+        if env.terminated.any():
+            env.reset(env.terminated)
+    games = np.concatenate(games_of)
+    seats = np.concatenate(seats_of)
+    target = np.full((len(games), players), np.nan, np.float32)
+    for k, (number, mover) in enumerate(zip(games, seats)):
+        if int(number) in finished:
+            target[k] = np.roll(finished[int(number)], -int(mover))  # the mover first
+    return _demonstrations(infos, masks, hints, actions, target, hint_source.player is not None, policies)
+
+
+def _demonstrations(infos, masks, hints, actions, target, hint, policies=()) -> Demonstrations:
     return Demonstrations(
         info=torch.from_numpy(np.concatenate(infos)),
         mask=torch.from_numpy(np.concatenate(masks)),
@@ -79,6 +183,7 @@ def collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str 
         action=torch.from_numpy(np.concatenate(actions)),
         target=torch.from_numpy(np.nan_to_num(target)),
         known=torch.from_numpy(~np.isnan(target[:, 0])),
+        policy=torch.from_numpy(np.concatenate(policies)) if len(policies) else None,
     )
 
 
@@ -101,7 +206,12 @@ def clone(net: PolicyValueNet, optimizer: torch.optim.Optimizer, games: Demonstr
         for start in range(0, n, batch):
             idx = order[start : start + batch]
             logits, value = net(games.info[idx], None if games.hint is None else games.hint[idx])
-            loss = -masked_log_probs(logits, games.mask[idx]).gather(1, games.action[idx, None]).mean()
+            log_probs = masked_log_probs(logits, games.mask[idx])
+            if games.policy is None:
+                loss = -log_probs.gather(1, games.action[idx, None]).mean()
+            else:  # cross-entropy to the teacher's shares; illegal actions have none (and -inf logs)
+                shares = games.policy[idx]
+                loss = -torch.where(shares > 0, shares * log_probs, torch.zeros_like(shares)).sum(1).mean()
             weight = games.known[idx].float()
             error = ((value - games.target[idx]) ** 2).mean(1)
             value_loss = 0.5 * (error * weight).sum() / weight.sum().clamp(min=1.0)

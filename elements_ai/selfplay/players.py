@@ -123,6 +123,18 @@ class BotPlayer(Player):
             out[k] = self.bots[state.current_player()].step(state)
         return out
 
+    def act_with_policy(self, env, rows) -> tuple[np.ndarray, np.ndarray]:
+        """``act``'s moves (the same ones, from the same random streams) and, for each
+        row, the bot's policy over the game's actions (a search's visit shares)."""
+        out = np.zeros(len(rows), np.int64)
+        policies = np.zeros((len(rows), env.config.num_actions), np.float32)
+        for k, b in enumerate(rows):
+            state = self.game.state_from_array(env.states[b])
+            policy, out[k] = self.bots[state.current_player()].step_with_policy(state)
+            for action, p in policy:
+                policies[k, action] = p
+        return out, policies
+
     def state(self) -> dict:
         return {"rng": [torch.from_numpy(bot._rng.view(np.int64).copy()) for bot in self.bots]}
 

@@ -80,6 +80,9 @@ class PPOConfig:
     imitation_epochs: int = 4
     imitation_batch: int = 256  # decisions per gradient step of the imitation
     imitation_lr: float = 0.0  # the imitation's learning rate (0: ``lr``)
+    imitation_opponent: str = ""  # a bot spec in the other seats of the imitated games ("": the bot itself)
+    imitation_workers: int = 1  # processes that play the imitated games
+    imitation_visits: bool = False  # learn a search bot's visit shares rather than its moves
     hint: str = ""  # "rules": learn a correction to the rule-based heuristic (selfplay.net); "": a policy
     eval_opponents: tuple[str, ...] = ("random", "rules")
     eval_games: int = 200
@@ -93,7 +96,7 @@ class PPOConfig:
         self.opponents = tuple(self.opponents)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in ("num_envs", "rollout_steps", "epochs", "minibatches", "league_size", "snapshot_every",
-                     "threads", "keep_checkpoints", "imitation_batch"):
+                     "threads", "keep_checkpoints", "imitation_batch", "imitation_workers"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"PPOConfig.{name} must be at least 1, got {getattr(self, name)!r}")
         if self.imitate and self.imitation_steps < 1:
@@ -490,7 +493,8 @@ class PPOTrainer:
         """Behaviour cloning of ``imitate`` before PPO (``imitation``), so that the first
         PPO advantages measure the imitated policy rather than a random value head's noise."""
         cfg = self.config
-        games = imitation.collect(self.game, cfg.imitate, cfg.num_envs, cfg.imitation_steps, self.seed + 3, cfg.hint)
+        games = imitation.collect(self.game, cfg.imitate, cfg.num_envs, cfg.imitation_steps, self.seed + 3, cfg.hint,
+                                  cfg.imitation_opponent, cfg.imitation_workers, cfg.imitation_visits)
         loss, value_loss = imitation.clone(self.net, self.optimizer, games, cfg.imitation_epochs, cfg.imitation_batch,
                                            cfg.imitation_lr or cfg.lr, self.generator, cfg.value_coef,
                                            cfg.max_grad_norm)
