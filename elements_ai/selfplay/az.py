@@ -117,6 +117,8 @@ class AlphaZeroTrainer:
         self.num_players, self.num_actions = gc.num_players, gc.num_actions
         self.bound = value_bound(gc)
         self.env = VecEnv(self.game.kernel, gc, config.num_games, seed=self.seed)
+        if config.imitate and saved is None:  # a bad teacher fails here, before the run writes anything
+            imitation.teacher_players(self.game, self.env, config.imitate)
         self.net = PolicyValueNet(gc.info_size, gc.num_actions, gc.num_players, config.hidden)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
         self.generator = torch.Generator().manual_seed(self.seed)

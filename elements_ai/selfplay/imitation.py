@@ -18,7 +18,7 @@ measures it, not from a uniform policy and a random value head's noise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import torch
@@ -59,24 +59,41 @@ def collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str 
         raise ValueError(f"workers must be at least 1, got {workers!r}")
     if workers == 1:
         return _collect(game, teacher, num_envs, steps, seed, hint, opponent, visits)
-    import concurrent.futures
-    import multiprocessing
+    from ..eval.runner import run_local  # its workers leave Ctrl-C to this process, which stops them
 
     share = -(-steps // workers)
-    jobs = [(str(game), teacher, num_envs, share, seed + 1_000 * w, hint, opponent, visits) for w in range(workers)]
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = list(pool.map(_collect_in_worker, jobs))
-    return Demonstrations(**{field: None if parts[0].__dict__[field] is None
-                             else torch.cat([part.__dict__[field] for part in parts])
-                             for field in Demonstrations.__dataclass_fields__})
+    jobs = [(w, str(game), teacher, num_envs, share, seed + 1_000 * w, hint, opponent, visits) for w in range(workers)]
+    parts = [part for _, part in sorted(run_local(jobs, workers, play=_collect_in_worker), key=lambda done: done[0])]
+    names = [field.name for field in fields(Demonstrations)]
+    return Demonstrations(**{name: None if getattr(parts[0], name) is None
+                             else torch.cat([getattr(part, name) for part in parts]) for name in names})
 
 
-def _collect_in_worker(job: tuple) -> Demonstrations:
+def _collect_in_worker(job: tuple) -> tuple[int, Demonstrations]:
     from .. import load_game
 
-    name, *rest = job
+    worker, name, *rest = job
     torch.set_num_threads(1)
-    return _collect(load_game(name), *rest)
+    return worker, _collect(load_game(name), *rest)
+
+
+def teacher_players(game, env, teacher: str, opponent: str = "", visits: bool = False, seed: int = 0):
+    """The teacher's and the opponent's players (None without ``opponent``) for ``collect``'s
+    games in ``env``; a bad spec, or ``visits`` from a bot without a policy, is a
+    ``ValueError`` here (trainers ask at start-up, before they write anything)."""
+    bot = make_player(teacher, env, game, seed + 1)
+    if visits and not hasattr(bot, "act_with_policy"):
+        raise ValueError(f"visits: the teacher {teacher!r} gives no policy to learn (a search bot does)")
+    return bot, make_player(opponent, env, game, seed + 4) if opponent else None
+
+
+def _moves(bot, env, rows: np.ndarray, visits: bool, policies: list) -> np.ndarray:
+    """The teacher's moves in ``rows``, its shares added to ``policies`` when they are learnt."""
+    if not visits:
+        return bot.act(env, rows)
+    moves, shares = bot.act_with_policy(env, rows)
+    policies.append(shares)
+    return moves
 
 
 def _collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str, opponent: str,
@@ -85,13 +102,10 @@ def _collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str
     players = gc.num_players
     scale = value_bound(gc)
     env = VecEnv(game.kernel, gc, num_envs, seed=seed)
-    bot = make_player(teacher, env, game, seed + 1)
+    bot, others = teacher_players(game, env, teacher, opponent, visits, seed)
     hint_source = Hints(hint, env, seed + 2)
-    if visits and not hasattr(bot, "act_with_policy"):
-        raise ValueError(f"visits: the teacher {teacher!r} gives no policy to learn (a search bot does)")
-    if opponent:
-        return _collect_one_seat(game, env, bot, make_player(opponent, env, game, seed + 4), hint_source, steps,
-                                 scale, visits)
+    if others is not None:
+        return _collect_one_seat(game, env, bot, others, hint_source, steps, scale, visits)
     infos, masks, hints, actions, movers, policies = [], [], [], [], [], []
     every = np.arange(num_envs)
     rounds = max(1, steps // num_envs)
@@ -106,12 +120,7 @@ def _collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str
         movers.append(env.current_player.copy())
         hinted = hint_source(env, every)
         hints.append(np.zeros(num_envs, np.int64) if hinted is None else hinted.numpy())
-        if visits:
-            moves, shares = bot.act_with_policy(env, every)
-            actions.append(moves)
-            policies.append(shares)
-        else:
-            actions.append(bot.act(env, every))
+        actions.append(_moves(bot, env, every, visits, policies))
         env.step(actions[-1])
         for row in np.flatnonzero(env.terminated):
             returns[started[row] : t + 1, row] = env.returns[row] / scale
@@ -135,29 +144,25 @@ def _collect_one_seat(game, env, bot, opponent, hint_source, steps: int, scale: 
     finished: dict[int, np.ndarray] = {}
     kept = 0
     while kept < steps:
-        mine = np.flatnonzero(env.current_player == seat)
-        theirs = np.flatnonzero(env.current_player != seat)
+        teaching = env.current_player == seat
+        theirs = np.flatnonzero(~teaching)
+        # The last round may hold more teacher moves than are still wanted: those are played, not kept.
+        mine, idle = np.split(np.flatnonzero(teaching), [steps - kept])
         chosen = np.zeros(num_envs, np.int64)
         if len(theirs):
             chosen[theirs] = opponent.act(env, theirs)
         if len(mine):
-            mine = mine[: steps - kept]
             infos.append(encode_rows(env, mine))
             masks.append(env.legal_mask[mine].copy())
             hinted = hint_source(env, mine)
             hints.append(np.zeros(len(mine), np.int64) if hinted is None else hinted.numpy())
-            if visits:
-                chosen[mine], shares = bot.act_with_policy(env, mine)
-                policies.append(shares)
-            else:
-                chosen[mine] = bot.act(env, mine)
+            chosen[mine] = _moves(bot, env, mine, visits, policies)
             actions.append(chosen[mine].copy())
             games_of.append(serial[mine].copy())
             seats_of.append(seat[mine].copy())
             kept += len(mine)
-            idle = np.setdiff1d(np.flatnonzero(env.current_player == seat), mine)
-            if len(idle):
-                chosen[idle] = bot.act(env, idle)  # the last round's extra teacher moves, not kept
+        if len(idle):
+            chosen[idle] = bot.act(env, idle)
         env.step(chosen)
         for row in np.flatnonzero(env.terminated):
             finished[int(serial[row])] = env.returns[row] / scale

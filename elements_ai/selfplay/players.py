@@ -117,11 +117,7 @@ class BotPlayer(Player):
         self.bots = [make_bot(spec, game, p, seed=seed + p) for p in range(game.num_players())]
 
     def act(self, env, rows):
-        out = np.zeros(len(rows), np.int64)
-        for k, b in enumerate(rows):
-            state = self.game.state_from_array(env.states[b])
-            out[k] = self.bots[state.current_player()].step(state)
-        return out
+        return self.act_with_policy(env, rows)[0]
 
     def act_with_policy(self, env, rows) -> tuple[np.ndarray, np.ndarray]:
         """``act``'s moves (the same ones, from the same random streams) and, for each

@@ -389,6 +389,9 @@ class PPOTrainer:
         if config.hint == "rules" and self.game.kernel.heuristic is None:
             raise ValueError(f"PPOConfig.hint='rules': the game {self.game.kernel.short_name!r} has no rule-based "
                              f"heuristic")
+        if config.imitate and saved is None:  # a bad teacher fails here, before the run writes anything
+            imitation.teacher_players(self.game, VecEnv(self.game.kernel, gc, 1), config.imitate,
+                                      config.imitation_opponent, config.imitation_visits)
         self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden, config.hint)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
         self.generator = torch.Generator().manual_seed(self.seed)
