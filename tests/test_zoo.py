@@ -304,6 +304,25 @@ def test_zoo_train_checks_its_arguments_before_any_work(tmp_path, capsys):
     assert not any(tmp_path.iterdir())
 
 
+def test_a_resumed_recipe_run_keeps_the_commit_it_started_at_and_adds_up_its_time(tmp_path, monkeypatch):
+    import elements_ai.zoo.train as zoo_train
+
+    entry = zoo.recipe("ppo-elements-small")
+    commits = iter(["a" * 40, "b" * 40, "b" * 40])
+    monkeypatch.setattr(zoo_train, "provenance", lambda: {"commit": next(commits), "machine": "test"})
+    first = train(entry, tmp_path, steps=4096, progress=False)
+    assert first["commit"] == "a" * 40 and "resumed_at" not in first
+    second = train(entry, tmp_path, steps=8192, progress=False)
+    assert second["env_steps"] > first["env_steps"]
+    assert second["commit"] == "a" * 40 and second["resumed_at"] == ["b" * 40]
+    assert second["train_seconds"] >= first["train_seconds"]
+    # Run again once finished, it trains nothing and its record is unchanged but for the time.
+    third = train(entry, tmp_path, steps=8192, progress=False)
+    assert third["env_steps"] == second["env_steps"] and third["resumed_at"] == ["b" * 40]
+    assert json.loads((tmp_path / f"{entry.name}.json").read_text())["commit"] == "a" * 40
+    assert Network.load(tmp_path / entry.file).meta["commit"] == "a" * 40
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["ppo-elements-small", "cfr-elemental_duel-1", "cfr-elements-small"])
 def test_a_recipe_run_at_full_length_reproduces_the_shipped_file_exactly(name, tmp_path):

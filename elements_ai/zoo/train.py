@@ -3,7 +3,8 @@
 ``train(recipe, out)`` runs one recipe in ``out/NAME/`` (PPO and AlphaZero-style runs
 resume from their checkpoints there) and writes the shipped form beside it:
 ``out/NAME.npz`` (network weights, or the solved policy) and ``out/NAME.json`` (the
-recipe, the commit, the steps and the training time). ``install(out, names)`` copies
+recipe, the commit, the steps and the training time; a resumed run keeps the commit it
+started at, lists those it resumed at, and sums its time). ``install(out, names)`` copies
 those into the package and its manifest. Self-play needs torch; CFR does not.
 
 >>> import tempfile
@@ -25,6 +26,8 @@ from typing import Any
 from ..files import atomic_write
 from ..tables import provenance
 from . import MANIFEST, SHIPPED, Recipe, manifest, recipe
+
+RUN_HISTORY = "zoo-run.json"  # in a self-play run's folder: the commit it started at and its time so far
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -56,11 +59,22 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
         solver.average_policy().save(out / entry.file)
     else:
         trainer = _trainer(entry, game, out / entry.name, steps, progress)
+        # A run resumed from its checkpoints (or run again once finished) is still the
+        # run that started it: its record keeps the first commit and adds up the time.
+        history_path = out / entry.name / RUN_HISTORY
+        history = (json.loads(history_path.read_text()) if history_path.is_file()
+                   else {"commit": record["commit"], "train_seconds": 0.0, "resumed_at": []})
+        if record["commit"] != history["commit"] and record["commit"] not in history["resumed_at"]:
+            history["resumed_at"].append(record["commit"])
         try:
             trainer.train(steps)
         finally:
             getattr(trainer, "close", lambda: None)()
-        record["train_seconds"] = round(time.perf_counter() - start, 1)
+            history["train_seconds"] = round(history["train_seconds"] + time.perf_counter() - start, 1)
+            _write_json(history_path, history)
+        record["commit"], record["train_seconds"] = history["commit"], history["train_seconds"]
+        if history["resumed_at"]:
+            record["resumed_at"] = history["resumed_at"]
         record["env_steps"] = int(trainer.env_steps)
         meta = {key: record[key] for key in ("recipe", "kind", "algorithm", "game", "steps", "seed", "commit")}
         trainer.net.to_network(meta).save(out / entry.file, weights=entry.weights)
