@@ -117,7 +117,7 @@ def test_multiplayer_quick(tmp_path):
     assert "| `elementum(players=4)` | `ppo` |" in (tmp_path / "multiplayer.md").read_text()
     assert (tmp_path / "multiplayer.png").stat().st_size > 0 and f"results in {tmp_path}" in result.stdout
     shipped = {_shipped("ppo", f"elementum(players={n})").name for n in (1, 2, 4)}
-    shipped.add(_shipped("ppo", "elements1997(players=3)").name)
+    shipped |= {_shipped("ppo", f"elements1997(players={n})").name for n in (3, 5)}
     run = _check_run(tmp_path / "run.json", "multiplayer.py", shipped)
     # The deals are drawn from the evaluation seeds: the first deal's chance seed derives from the run's seed.
     first = games[(games["game"] == "elementum(players=4)") & (games["deal"] == 0)]["seed"].iloc[0]
