@@ -130,7 +130,7 @@ def _collect(game, teacher: str, num_envs: int, steps: int, seed: int, hint: str
     mover = np.concatenate(movers)
     seat = (mover[:, None] + np.arange(players)[None, :]) % players
     target = np.take_along_axis(returns.reshape(-1, players), seat, axis=1)
-    return _demonstrations(infos, masks, hints, actions, target, hint, policies)
+    return _demonstrations(infos, masks, hints, actions, target, hint_source.player is not None, policies)
 
 
 def _collect_one_seat(game, env, bot, opponent, hint_source, steps: int, scale: float,
@@ -180,11 +180,11 @@ def _collect_one_seat(game, env, bot, opponent, hint_source, steps: int, scale: 
     return _demonstrations(infos, masks, hints, actions, target, hint_source.player is not None, policies)
 
 
-def _demonstrations(infos, masks, hints, actions, target, hint, policies=()) -> Demonstrations:
+def _demonstrations(infos, masks, hints, actions, target, hinted: bool, policies=()) -> Demonstrations:
     return Demonstrations(
         info=torch.from_numpy(np.concatenate(infos)),
         mask=torch.from_numpy(np.concatenate(masks)),
-        hint=torch.from_numpy(np.concatenate(hints)) if hint else None,
+        hint=torch.from_numpy(np.concatenate(hints)) if hinted else None,
         action=torch.from_numpy(np.concatenate(actions)),
         target=torch.from_numpy(np.nan_to_num(target)),
         known=torch.from_numpy(~np.isnan(target[:, 0])),
