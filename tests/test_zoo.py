@@ -323,6 +323,16 @@ def test_a_resumed_recipe_run_keeps_the_commit_it_started_at_and_adds_up_its_tim
     assert Network.load(tmp_path / entry.file).meta["commit"] == "a" * 40
 
 
+def test_a_malformed_run_history_is_named_before_any_training(tmp_path, capsys):
+    run = tmp_path / "ppo-elements-small"
+    run.mkdir()
+    (run / "zoo-run.json").write_text('{"commit": 3}')
+    assert main(["zoo", "train", "ppo-elements-small", "--steps", "4096", "--out", str(tmp_path), "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "zoo-run.json: not a run history" in error
+    assert [p.name for p in run.iterdir()] == ["zoo-run.json"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["ppo-elements-small", "cfr-elemental_duel-1", "cfr-elements-small"])
 def test_a_recipe_run_at_full_length_reproduces_the_shipped_file_exactly(name, tmp_path):

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..core.params import ParameterError
 from ..files import atomic_write
 from ..tables import provenance
 from . import MANIFEST, SHIPPED, Recipe, manifest, recipe
@@ -58,14 +59,13 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
         record["train_seconds"] = round(time.perf_counter() - start, 1)
         solver.average_policy().save(out / entry.file)
     else:
-        trainer = _trainer(entry, game, out / entry.name, steps, progress)
         # A run resumed from its checkpoints (or run again once finished) is still the
         # run that started it: its record keeps the first commit and adds up the time.
         history_path = out / entry.name / RUN_HISTORY
-        history = (json.loads(history_path.read_text()) if history_path.is_file()
-                   else {"commit": record["commit"], "train_seconds": 0.0, "resumed_at": []})
+        history = _run_history(history_path, record["commit"])
         if record["commit"] != history["commit"] and record["commit"] not in history["resumed_at"]:
             history["resumed_at"].append(record["commit"])
+        trainer = _trainer(entry, game, out / entry.name, steps, progress)
         try:
             trainer.train(steps)
         finally:
@@ -80,6 +80,21 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
         trainer.net.to_network(meta).save(out / entry.file, weights=entry.weights)
     _write_json(out / f"{entry.name}.json", record)
     return record
+
+
+def _run_history(path: Path, commit: str) -> dict[str, Any]:
+    """A self-play run's history (a new one, started at ``commit``, if it has none)."""
+    if not path.is_file():
+        return {"commit": commit, "train_seconds": 0.0, "resumed_at": []}
+    try:
+        history = json.loads(path.read_text())
+        if not (isinstance(history["commit"], str) and isinstance(history["resumed_at"], list)
+                and isinstance(history["train_seconds"], (int, float))):
+            raise TypeError
+    except (ValueError, KeyError, TypeError) as error:
+        raise ParameterError(f"{path}: not a run history (commit, train_seconds, resumed_at); delete it to "
+                             f"record the run as starting now") from error
+    return history
 
 
 def _trainer(entry: Recipe, game, folder: Path, steps: int, progress: bool):
