@@ -22,8 +22,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import elements_ai  # noqa: E402
+from elements_ai.agents.registry import make_bot  # noqa: E402
 from elements_ai.files import write_text  # noqa: E402
-from elements_ai.registry import make_bot  # noqa: E402
 from elements_ai.render import svg  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "pictures"

@@ -58,16 +58,6 @@ class UsageError(Exception):
     """A mistake in the command line itself (an unknown option, a missing argument)."""
 
 
-def parse_params(name: str, pairs: list[str]) -> dict:
-    """``["hand_size=2", "single_round=true"]`` → checked, typed parameters of game ``name``."""
-    from .core.params import parse_pairs
-    from .loader import get_kernel, split_game_string
-
-    kernel = get_kernel(split_game_string(name)[0])
-    given = parse_pairs(pairs, name)
-    return {key: value for key, value in kernel.resolve_params(given).items() if key in given}
-
-
 def svg_directory(path: str, option: str = "--svg") -> str:
     """``path`` made ready for pictures (created if missing), or a ParameterError saying why not."""
     import os
@@ -162,7 +152,7 @@ def list_games(out: TextIO | None = None) -> None:
 def list_agents(out: TextIO | None = None) -> None:
     """The bot specs with their parameters, then the trained agents that ship with the library."""
     from . import zoo
-    from .registry import describe_bots
+    from .agents.registry import describe_bots
 
     out = out or sys.stdout
     print(describe_bots(), file=out)
@@ -176,6 +166,8 @@ def _run_games(args) -> int:
 
 
 def _run_demo(args) -> int:
+    from .loader import parse_params
+
     demo(args.game, args.seed, parse_params(args.game, args.param), svg=args.svg, png=args.png)
     return 0
 

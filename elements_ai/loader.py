@@ -30,7 +30,7 @@ from .core.kernel import Kernel
 from .core.params import ParameterError, parse_pairs
 from .games import KERNELS
 
-__all__ = ["GAMES", "get_kernel", "load_game", "make_vec", "short_game", "split_game_string"]
+__all__ = ["GAMES", "get_kernel", "load_game", "make_vec", "parse_params", "short_game", "split_game_string"]
 
 GAMES: tuple[str, ...] = tuple(KERNELS)
 
@@ -156,6 +156,18 @@ def _quiet_native_stderr() -> Iterator[None]:
                 text = capture.read()
                 if text:
                     os.write(fd, text)
+
+
+def parse_params(name: str, pairs: list[str]) -> dict[str, Any]:
+    """Command-line ``name=value`` pairs checked and typed as game ``name``'s parameters
+    (only those given).
+
+    >>> parse_params("elements", ["hand_size=2", "single_round=true"])
+    {'hand_size': 2, 'single_round': True}
+    """
+    kernel = get_kernel(split_game_string(name)[0])
+    given = parse_pairs(pairs, name)
+    return {key: value for key, value in kernel.resolve_params(given).items() if key in given}
 
 
 def make_vec(

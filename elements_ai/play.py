@@ -380,7 +380,7 @@ def play(
     Returns the record; its ``returns`` are ``None`` if the game was stopped.
     Bad specs, seats and files raise ``ParameterError`` before anything is played.
     """
-    from .registry import make_bot
+    from .agents.registry import make_bot
 
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout

@@ -391,7 +391,7 @@ def test_write_report_returns_the_tables_it_writes(tmp_path):
 def test_the_registry_imports_no_bot_until_one_is_used():
     code = textwrap.dedent("""
         import sys
-        from elements_ai.registry import BOTS, parse_spec
+        from elements_ai.agents.registry import BOTS, parse_spec
         print(sorted(m for m in ("elements_ai.agents", "elements_ai.solvers", "elements_ai.selfplay", "torch")
                      if m in sys.modules))
     """)
@@ -401,7 +401,7 @@ def test_the_registry_imports_no_bot_until_one_is_used():
 
 def test_each_bot_declares_its_parameters_once():
     from elements_ai.agents import MCTSBot
-    from elements_ai.registry import BOTS, list_bots
+    from elements_ai.agents.registry import BOTS, list_bots
 
     for name, entry in BOTS.items():
         cls = entry.load()

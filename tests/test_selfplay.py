@@ -9,6 +9,8 @@ import torch  # the selfplay extra, which the test command installs
 
 import elements_ai
 from elements_ai.agents import make_bot
+from elements_ai.agents.batched import BatchedSearch, network_evaluator
+from elements_ai.agents.network import NetworkError
 from elements_ai.agents.search import RANDOM_ROLLOUT, RULES_ROLLOUT, TreeSearch, policy_playout
 from elements_ai.cli import main
 from elements_ai.core.params import ParameterError
@@ -16,8 +18,6 @@ from elements_ai.core.rng import seeds_from
 from elements_ai.core.vec import VecEnv
 from elements_ai.selfplay import checkpoint
 from elements_ai.selfplay.az import AlphaZeroTrainer, AZConfig
-from elements_ai.selfplay.batched import BatchedSearch
-from elements_ai.selfplay.bots import network_evaluator
 from elements_ai.selfplay.checkpoint import CheckpointError
 from elements_ai.selfplay.net import PolicyValueNet, masked_entropy, masked_probs
 from elements_ai.selfplay.players import NetPlayer, choose, encode_rows, make_player
@@ -90,6 +90,8 @@ def test_training_writes_checkpoints_and_a_log(tmp_path):
     config = PPOConfig(**{**TINY, "eval_every": 2, "eval_games": 20})
     row = PPOTrainer(game, tmp_path, config, seed=0, progress=False).train(16 * 8 * 4)
     assert [p.name for p in checkpoint.checkpoints(tmp_path)] == ["ckpt_000002.pt", "ckpt_000004.pt"]
+    # Beside each checkpoint, its network, which plays without torch.
+    assert sorted(p.name for p in tmp_path.glob("*.npz")) == ["ckpt_000002.npz", "ckpt_000004.npz"]
     log = (tmp_path / "log.csv").read_text().splitlines()
     header = log[0].split(",")
     for column in ("policy_loss", "value_loss", "entropy", "score_random", "score_random_low", "score_rules"):
@@ -341,42 +343,70 @@ def test_a_checkpoint_reloads_to_the_same_actions(trained):
         assert action == expected and abs(sum(p for _, p in policy) - 1) < 1e-9
 
 
-def test_corrupt_or_mismatched_checkpoints_are_clear_errors(trained, tmp_path):
+def test_bad_network_files_and_folders_are_clear_errors(trained, tmp_path):
     game, out, _ = trained
     latest = checkpoint.checkpoints(out)[-1]
-    junk = tmp_path / "junk.pt"
-    junk.write_bytes(b"not a checkpoint at all")
-    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+    network = latest.with_suffix(".npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a network at all")
+    with pytest.raises(NetworkError, match="not a readable network file"):
         make_bot(f"ppo:ckpt={junk}", game, 0)
-    cut = tmp_path / "cut.pt"
-    cut.write_bytes(latest.read_bytes()[: latest.stat().st_size // 2])
-    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(network.read_bytes()[: network.stat().st_size // 2])
+    with pytest.raises(NetworkError, match="not a readable network file"):
         make_bot(f"ppo:ckpt={cut}", game, 0)
-    foreign = tmp_path / "foreign.pt"
-    torch.save({"weights": torch.ones(3)}, foreign)
-    with pytest.raises(CheckpointError, match="not an elements_ai self-play checkpoint"):
+    foreign = tmp_path / "foreign.npz"
+    np.savez(foreign, weights=np.ones(3))
+    with pytest.raises(NetworkError, match="not an elements_ai network file"):
         make_bot(f"ppo:ckpt={foreign}", game, 0)
     other = elements_ai.load_game("elements(deck=1_2_3_6_6_6,hand_size=3,single_round=true)")
-    with pytest.raises(CheckpointError, match="was trained for .*hand_size=2.*not for .*hand_size=3"):
+    with pytest.raises(NetworkError, match="was trained for .*hand_size=2.*not for .*hand_size=3"):
         make_bot(f"ppo:ckpt={out}", other, 0)
-    with pytest.raises(CheckpointError, match="holds no checkpoint"):
+    with pytest.raises(NetworkError, match="holds no network"):
         make_bot(f"ppo:ckpt={tmp_path}", game, 0)
-    with pytest.raises(CheckpointError, match="no checkpoint at"):
-        make_bot(f"ppo:ckpt={tmp_path / 'missing.pt'}", game, 0)
+    with pytest.raises(NetworkError, match="no network file or checkpoint at"):
+        make_bot(f"ppo:ckpt={tmp_path / 'missing.npz'}", game, 0)
+    # A folder trained before trainers wrote network files: said, and resuming it writes them.
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / latest.name).write_bytes(latest.read_bytes())
+    with pytest.raises(NetworkError, match="trained by an older version"):
+        make_bot(f"ppo:ckpt={older}", game, 0)
+    with pytest.raises(NetworkError, match="no network file beside it"):
+        make_bot(f"ppo:ckpt={older / latest.name}", game, 0)
+    PPOTrainer(game, older, progress=False)
+    assert (older / network.name).read_bytes() and make_bot(f"ppo:ckpt={older}", game, 0).checkpoint.endswith(
+        network.name)
     # Without a file, ppo plays the shipped network: a game with none is a clear error.
     with pytest.raises(ParameterError, match="no shipped agent for .*hand_size=3.*give ckpt=PATH"):
         make_bot("ppo", other, 0)
     with pytest.raises(ParameterError, match="no shipped agent"):
         make_bot("ppo:ckpt= ", other, 0)
+
+
+def test_bad_checkpoints_are_clear_errors_when_a_run_resumes(trained, tmp_path):
+    game, out, _ = trained
+    latest = checkpoint.checkpoints(out)[-1]
+    for name, content in (("junk", b"not a checkpoint at all"),
+                          ("cut", latest.read_bytes()[: latest.stat().st_size // 2])):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "ckpt_000001.pt").write_bytes(content)
+        with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+            PPOTrainer(game, tmp_path / name, progress=False)
+    (tmp_path / "foreign").mkdir()
+    torch.save({"weights": torch.ones(3)}, tmp_path / "foreign" / "ckpt_000001.pt")
+    with pytest.raises(CheckpointError, match="not an elements_ai self-play checkpoint"):
+        PPOTrainer(game, tmp_path / "foreign", progress=False)
     # Weights that do not fit the network they claim.
     payload = torch.load(latest, weights_only=True)
     payload["model"] = {k: v[..., :1] for k, v in payload["model"].items()}
     damaged = tmp_path / "damaged"
     damaged.mkdir()
     torch.save(payload, damaged / "ckpt_000001.pt")
-    with pytest.raises(CheckpointError, match="weights do not fit"):
-        make_bot(f"ppo:ckpt={damaged}", game, 0)
+    with pytest.raises(CheckpointError, match="cannot resume"):
+        PPOTrainer(game, damaged, progress=False)
     # Resuming a folder of another game.
+    other = elements_ai.load_game("elements(deck=1_2_3_6_6_6,hand_size=3,single_round=true)")
     with pytest.raises(CheckpointError, match="was trained for"):
         PPOTrainer(other, out, progress=False)
 
@@ -448,13 +478,13 @@ def test_alphazero_training_resumes_and_plays_as_a_bot(tmp_path):
     state = game.new_initial_state()
     policy, action = bot.step_with_policy(state)
     assert action in state.legal_actions() and abs(sum(p for _, p in policy) - 1) < 1e-9
-    priors, returns = network_evaluator(straight.net, game)(state.array[None], np.array([0]),
+    priors, returns = network_evaluator(straight.network(), game)(state.array[None], np.array([0]),
                                                             np.array([[a in state.legal_actions()
                                                                        for a in range(game.num_distinct_actions())]]))
     assert abs(priors.sum() - 1) < 1e-9 and returns.shape == (1, 2)
     with pytest.raises(ValueError, match="hidden information"):
         AlphaZeroTrainer(elements_ai.load_game(SMALL), tmp_path / "c")
-    with pytest.raises(CheckpointError, match="was trained for"):
+    with pytest.raises(NetworkError, match="was trained for"):
         make_bot(f"az:ckpt={tmp_path / 'a'}", elements_ai.load_game("elementos", setup="standard"), 0)
 
 

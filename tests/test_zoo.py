@@ -17,7 +17,7 @@ from elements_ai.agents import make_bot
 from elements_ai.agents.network import Network, NetworkError, masked_softmax
 from elements_ai.cli import main
 from elements_ai.selfplay.net import PolicyValueNet
-from elements_ai.zoo.train import install, train
+from elements_ai.selfplay.recipes import install, train
 
 SHIPPED = [r for kind in zoo.KINDS for r in zoo.shipped(kind)]
 NETWORKS = [r for r in SHIPPED if r.kind != "cfr"]
@@ -305,7 +305,7 @@ def test_zoo_train_checks_its_arguments_before_any_work(tmp_path, capsys):
 
 
 def test_a_resumed_recipe_run_keeps_the_commit_it_started_at_and_adds_up_its_time(tmp_path, monkeypatch):
-    import elements_ai.zoo.train as zoo_train
+    import elements_ai.selfplay.recipes as zoo_train
 
     entry = zoo.recipe("ppo-elements-small")
     commits = iter(["a" * 40, "b" * 40, "b" * 40])

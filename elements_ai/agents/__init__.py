@@ -16,9 +16,8 @@
 2
 """
 
-# The registry lives above the packages that hold bots; re-exported here, where it was first.
-from ..registry import BOTS, describe_bots, list_bots, make_bot, parse_spec
 from .bots import ISMCTSBot, KernelBot, MCTSBot, RandomBot, RulesBot, play_game
+from .registry import BOTS, describe_bots, list_bots, make_bot, parse_spec
 from .search import TreeSearch
 
 __all__ = [

@@ -36,7 +36,7 @@ class SeatBot(pyspiel.Bot):
 
     Subclasses implement ``_policy_and_action(state)`` and declare their parameters
     in ``params``, the one place their names, defaults, descriptions and allowed
-    values are written: the registry (``elements_ai.registry``) checks a spec's
+    values are written: the registry (``elements_ai.agents.registry``) checks a spec's
     parameters against them and lists them, and the constructor takes them as
     keywords, checked the same way. ``given`` holds the parameters given (checked),
     ``options`` every parameter, defaults filled in. The bot keeps no per-game

@@ -2,7 +2,8 @@
 
 ``ppo`` (a policy network) and ``az`` (PUCT search guided by a network) take
 ``ckpt=``: a network file (``.npz``, what ``elements-ai zoo train`` ships), a
-self-play checkpoint or a training folder (these need torch to read). Without
+training folder (its latest network) or one of its checkpoints; torch is never
+needed to play. ``NetworkPolicy`` is a ``ppo`` bot's play as an OpenSpiel policy. Without
 ``ckpt=`` they play the network shipped for the game (``elements-ai agents`` lists
 them); a game with none shipped is an error that names those that have one.
 
@@ -25,27 +26,32 @@ import numpy as np
 
 from ..core.params import Param, at_least, int_range
 from ..core.rng import uniform
-from ..core.vec import batch_encode_information_state
 from ..games import KERNELS
+from .batched import BatchedSearch, network_evaluator
 from .bots import KernelBot, RulesBot, fingerprint_of
-from .network import Network, NetworkError, masked_softmax, single_threaded
+from .network import CHECKPOINT_NAME, Network, NetworkError, network_file, single_threaded
 
 
 def load_network(ckpt: str, game, kind: str = "ppo") -> tuple[Network, dict]:
-    """The network for ``game`` from ``ckpt`` (``""``: the shipped one) and the bot parameters it ships with."""
+    """The network for ``game`` that ``ckpt`` names (``""``: the shipped one; a network
+    file; a training folder or one of its checkpoints: see ``network_file``) and the
+    bot parameters it plays with (the recipe's, or the training folder's ``play.json``)."""
     ckpt = ckpt.strip()
     if not ckpt:
         from .. import zoo
 
         path, recipe = zoo.shipped_file(kind, game)
         net, play = _cached(str(path)), dict(recipe.play)
-    elif Path(ckpt).is_file() and Path(ckpt).suffix == ".npz":
-        net, play = _cached(str(Path(ckpt).resolve())), {}
     else:
-        net = _from_checkpoint(ckpt, game)
-        play = recorded_play(Path(ckpt) if Path(ckpt).is_dir() else Path(ckpt).parent)
+        given = Path(ckpt)
+        net = _cached(str(network_file(given).resolve()))
+        play = recorded_play(given if given.is_dir() else given.parent) if _in_training_folder(given) else {}
     net.check_game(game)
     return net, play
+
+
+def _in_training_folder(path: Path) -> bool:
+    return path.is_dir() or CHECKPOINT_NAME.match(path.name) is not None
 
 
 PLAY_FILE = "play.json"
@@ -82,49 +88,9 @@ def _load(path: str, mtime_ns: int, size: int) -> Network:
     return Network.load(path)
 
 
-def _from_checkpoint(ckpt: str, game) -> Network:
-    try:
-        from ..selfplay.bots import load_network as load_torch
-    except ImportError:
-        raise NetworkError(f"{ckpt} is a torch checkpoint, which needs PyTorch to read: pip install torch "
-                           f"(a CPU build), or give a network file (.npz), as `elements-ai zoo train` "
-                           f"writes") from None
-    net, payload = load_torch(ckpt, game)
-    return Network.from_state_dict(net.state_dict(), {"game": payload["game"], "path": payload["path"]}, net.hint)
-
-
-def evaluator(game, forward):
-    """A ``BatchedSearch`` evaluator from ``forward(info) -> (logits, values)`` (numpy, float32 in):
-    the masked prior and every player's return, from the value head's mover-first order."""
-    from .network import value_bound
-
-    config = game.config
-    players_count = config.num_players
-    bound = value_bound(config)
-    encode = batch_encode_information_state[game.kernel]
-
-    def evaluate(states, players, masks):
-        info = np.empty((len(states), config.info_size), np.float32)
-        encode(config.cfg, np.ascontiguousarray(states), np.ascontiguousarray(players, np.int64), info)
-        logits, values = forward(info)
-        priors = masked_softmax(logits, np.ascontiguousarray(masks))
-        relative = np.clip(np.asarray(values, np.float64) * bound, config.min_utility, config.max_utility)
-        returns = np.empty_like(relative)
-        rows = np.arange(len(states))
-        for k in range(players_count):
-            returns[rows, (players + k) % players_count] = relative[:, k]
-        return priors, returns
-
-    return evaluate
-
-
-def network_evaluator(net: Network, game):
-    """``evaluator`` for a numpy ``Network``."""
-    return evaluator(game, net.forward)
-
-
 CKPT_PARAM: dict[str, Param] = {
-    "ckpt": Param("", "a network file (.npz), a checkpoint or a training folder (none: the shipped network)"),
+    "ckpt": Param("", "a network file (.npz), a training folder or one of its checkpoints (none: the shipped "
+                      "network)"),
 }
 
 
@@ -221,8 +187,6 @@ class AZBot(KernelBot):
     }
 
     def __init__(self, game, player: int, seed: int = 0, **params: Any):
-        from ..selfplay.batched import BatchedSearch
-
         super().__init__(game, player, seed, **params)
         if not game.config.perfect_information:
             raise NetworkError(f"az: {game} has hidden information; AlphaZero-style search needs perfect "
@@ -249,3 +213,35 @@ class AZBot(KernelBot):
         action = legal[int(np.argmax(visits))]
         total = visits.sum()
         return [(a, float(n) / total) for a, n in zip(legal, visits)], action
+
+
+class NetworkPolicy:
+    """A ``ppo`` bot's play as an OpenSpiel ``Policy`` (for exact exploitability).
+
+    ``action_probabilities(state)`` is what ``PPOBot`` plays at the state's information
+    set (``PPOBot.played_policy``): the masked policy it samples from, its most likely
+    action when it plays greedily, or its solved endgame's (``ckpt=""``: the shipped
+    network, as it ships).
+
+    >>> import elements_ai
+    >>> game = elements_ai.load_game("elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)")
+    >>> state = game.new_initial_state()
+    >>> while state.is_chance_node():
+    ...     state.apply_action(state.chance_outcomes()[0][0])
+    >>> round(sum(NetworkPolicy(game, "").action_probabilities(state).values()), 9)
+    1.0
+    """
+
+    def __new__(cls, game, ckpt: str, **params: Any):
+        from open_spiel.python import policy as openspiel_policy
+
+        class _NetworkPolicy(openspiel_policy.Policy):
+            def __init__(self):
+                super().__init__(game, list(range(game.num_players())))
+                self.bots = [PPOBot(game, p, ckpt=ckpt, **params) for p in range(game.num_players())]
+
+            def action_probabilities(self, state, player_id=None):
+                player = state.current_player() if player_id is None else player_id
+                return self.bots[player].played_policy(state)
+
+        return _NetworkPolicy()

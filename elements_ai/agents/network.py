@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import zipfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -70,6 +71,52 @@ Layer = tuple[np.ndarray, np.ndarray]  # (weight (out, in), bias (out,)), torch'
 
 class NetworkError(ParameterError):
     """A missing, unreadable or mismatched network file."""
+
+
+# A training folder keeps, for each checkpoint, the trainer's own file (``ckpt_NNNNNN.pt``,
+# torch, to resume from) and the network saved beside it (``ckpt_NNNNNN.npz``, which
+# plays with numpy alone).
+CHECKPOINT_NAME = re.compile(r"ckpt_(\d+)\.(pt|npz)$")
+
+
+def checkpoint_name(iteration: int, suffix: str) -> str:
+    """``ckpt_000010.npz`` for iteration 10 and suffix ``.npz``."""
+    return f"ckpt_{int(iteration):06d}{suffix}"
+
+
+def network_file(ckpt: str | Path) -> Path:
+    """The network file that ``ckpt=`` names: a ``.npz`` network file itself; a training
+    folder's latest network; for a trainer's checkpoint ``ckpt_NNNNNN.pt``, the network
+    saved beside it. ``NetworkError`` says what is missing.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in ("ckpt_000002.pt", "ckpt_000002.npz", "ckpt_000010.pt", "ckpt_000010.npz"):
+    ...     _ = (folder / name).write_bytes(b"")
+    >>> network_file(folder).name, network_file(folder / "ckpt_000002.pt").name
+    ('ckpt_000010.npz', 'ckpt_000002.npz')
+    """
+    path = Path(ckpt)
+    if path.is_dir():
+        found = sorted((int(m.group(1)), m.group(2), p) for p in path.iterdir() if (m := CHECKPOINT_NAME.match(p.name)))
+        networks = [p for _, suffix, p in found if suffix == "npz"]
+        if networks:
+            return networks[-1]
+        if found:
+            raise NetworkError(f"{path} holds training checkpoints but no network file (ckpt_NNNNNN.npz): it was "
+                               f"trained by an older version; `elements-ai train GAME --out {path}` with the steps "
+                               f"it was trained for writes it without training further")
+        raise NetworkError(f"{path} holds no network (ckpt_NNNNNN.npz) and no checkpoint")
+    if not path.exists():
+        raise NetworkError(f"no network file or checkpoint at {path}")
+    match = CHECKPOINT_NAME.match(path.name)
+    if match and match.group(2) == "pt":
+        beside = path.with_suffix(".npz")
+        if not beside.is_file():
+            raise NetworkError(f"{path} has no network file beside it ({beside.name}): it was trained by an older "
+                               f"version; resuming its run writes it")
+        return beside
+    return path
 
 
 class Network:

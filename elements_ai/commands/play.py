@@ -23,7 +23,7 @@ REPLAY_EXAMPLES = """examples:
 
 
 def _run_play(args) -> int:
-    from ..cli import parse_params
+    from ..loader import parse_params
     from ..play import play
 
     play(args.game, args.bot, args.seat, args.seed, params=parse_params(args.game, args.param), save=args.save)

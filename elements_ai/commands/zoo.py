@@ -73,8 +73,8 @@ def selected(names: list[str], game: str | None) -> list[str]:
 def run_train(args) -> int:
     from ..core.params import ParameterError
     from ..files import check_output_folder
+    from ..selfplay.recipes import install, train
     from ..zoo import recipe
-    from ..zoo.train import install, train
 
     names = selected(args.names, args.game)
     if args.steps is not None and args.steps < 1:

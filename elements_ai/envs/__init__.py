@@ -69,7 +69,7 @@ def make_gymnasium(game: Any, bots: Any = ("random",), *, seat: int = 0, seed: i
                    **params: Any):
     """A Gymnasium environment: seat ``seat`` of ``game`` against bots on the other seats.
 
-    ``bots``: bot specs (``elements_ai.registry.make_bot``), one per other seat in
+    ``bots``: bot specs (``elements_ai.agents.make_bot``), one per other seat in
     seat order, or a single spec for all of them. The environment plays the bots
     and chance until the learner is to move. Observations are dicts as in
     ``make_pettingzoo``; ``action_masks()`` gives the mask as booleans (the

@@ -89,7 +89,7 @@ class ElementsGym(GameView, gymnasium.Env):
         self._over = True
 
     def _make_bots(self) -> None:
-        from ..registry import make_bot
+        from ..agents.registry import make_bot
 
         seeds = self.np_random.integers(0, 2**31 - 1, size=len(self.bot_specs)).tolist()
         self.bots = {seat: make_bot(spec, self.game, seat, seed)

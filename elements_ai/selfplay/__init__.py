@@ -2,10 +2,11 @@
 
 ``PPOTrainer`` trains a policy by PPO against a league of its frozen past selves;
 ``AlphaZeroTrainer`` trains a policy-value network with batched PUCT search for
-perfect-information games. Their checkpoints play as bots: ``ppo:ckpt=PATH`` and
-``az:ckpt=PATH,sims=N`` (``elements_ai.agents.make_bot``). ``elements-ai train`` runs
-both from the command line. Torch is imported when one of these names is first used,
-so the command line and the registry cost nothing without it.
+perfect-information games. This package only trains: beside each checkpoint a trainer
+writes the numpy network file that ``elements_ai.agents`` plays (``ppo:ckpt=PATH``,
+``az:ckpt=PATH,sims=N``), with no torch. ``elements-ai train`` runs both from the
+command line. Torch is imported when one of these names is first used, so the command
+line costs nothing without it.
 
 >>> from elements_ai.selfplay import PPOConfig
 >>> PPOConfig(num_envs=8).rollout_steps
@@ -17,8 +18,6 @@ import importlib
 _NAMES = {
     "AZConfig": "az",
     "AlphaZeroTrainer": "az",
-    "AZBot": "bots",
-    "PPOBot": "bots",
     "CheckpointError": "checkpoint",
     "PolicyValueNet": "net",
     "PPOConfig": "ppo",

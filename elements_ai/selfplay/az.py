@@ -32,10 +32,9 @@ import torch
 from tqdm.auto import tqdm
 
 from .. import load_game
+from ..agents.batched import BatchedSearch, evaluator
 from ..core.vec import VecEnv, batch_encode_information_state
 from . import checkpoint, imitation
-from .batched import BatchedSearch
-from .bots import network_evaluator
 from .net import PolicyValueNet, masked_entropy, masked_log_probs, value_bound
 from .ppo import evaluate, write_log
 
@@ -142,13 +141,14 @@ class AlphaZeroTrainer:
         self.log: list[dict[str, float]] = []
         if saved is not None:
             self._restore(saved)
+            checkpoint.export_network(existing[-1], self.network())
 
     # --- self-play -------------------------------------------------------------------
 
     def _play(self) -> int:
         """Plays ``moves_per_iteration`` searched moves in every game; returns the games finished."""
         env, cfg = self.env, self.config
-        evaluate_leaves = network_evaluator(self.net, self.game)
+        evaluate_leaves = evaluator(self.game, self._forward)
         finished_games = 0
         for _ in range(cfg.moves_per_iteration):
             counts = self.search.run(env.states, cfg.sims, evaluate_leaves)
@@ -303,8 +303,18 @@ class AlphaZeroTrainer:
             },
         }
 
+    @torch.no_grad()
+    def _forward(self, info: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits, values = self.net(torch.from_numpy(info))
+        return logits.numpy(), values.numpy()
+
+    def network(self):
+        """The network as it is now, as the numpy network file the ``az`` bot plays."""
+        return self.net.to_network({"game": str(self.game), "algorithm": self.algorithm,
+                                    "iteration": self.iteration, "env_steps": self.env_steps})
+
     def save(self) -> Path:
-        path = checkpoint.save_keeping(self.payload(), self.out, self.config.keep_checkpoints)
+        path = checkpoint.save_keeping(self.payload(), self.out, self.config.keep_checkpoints, self.network())
         write_log(self.log, self.out)
         return path
 

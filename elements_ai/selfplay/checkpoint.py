@@ -7,7 +7,8 @@ network's shape; loading it for another game, or a file that is not a checkpoint
 raises ``CheckpointError`` saying which.
 
 A training folder holds ``ckpt_000010.pt``, ``ckpt_000020.pt``, …: ``resolve`` takes a
-file or a folder (its latest checkpoint).
+file or a folder (its latest checkpoint). Beside each, ``save`` writes the network as a
+numpy network file (``ckpt_000010.npz``), what the bots play without torch.
 
 >>> import tempfile, torch
 >>> folder = tempfile.mkdtemp()
@@ -18,17 +19,16 @@ file or a folder (its latest checkpoint).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from ..agents.network import CHECKPOINT_NAME, Network, checkpoint_name
 from ..core.params import ParameterError
 from ..files import atomic_write
 
 FORMAT = "elements_ai.selfplay/1"
-_NAME = re.compile(r"ckpt_(\d+)\.pt$")
 
 
 class CheckpointError(ParameterError):
@@ -36,7 +36,7 @@ class CheckpointError(ParameterError):
 
 
 def checkpoint_path(folder: str | Path, iteration: int) -> Path:
-    return Path(folder) / f"ckpt_{int(iteration):06d}.pt"
+    return Path(folder) / checkpoint_name(iteration, ".pt")
 
 
 def checkpoints(folder: str | Path) -> list[Path]:
@@ -44,7 +44,8 @@ def checkpoints(folder: str | Path) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    found = [(int(m.group(1)), p) for p in folder.iterdir() if (m := _NAME.match(p.name))]
+    found = [(int(m.group(1)), p) for p in folder.iterdir()
+             if (m := CHECKPOINT_NAME.match(p.name)) and m.group(2) == "pt"]
     return [p for _, p in sorted(found)]
 
 
@@ -61,22 +62,35 @@ def resolve(path: str | Path) -> Path:
     return path
 
 
-def save(payload: dict[str, Any], folder: str | Path) -> Path:
-    """Writes ``payload`` (with ``iteration``) as the folder's checkpoint of that iteration, atomically."""
+def save(payload: dict[str, Any], folder: str | Path, network: Network | None = None) -> Path:
+    """Writes ``payload`` (with ``iteration``) as the folder's checkpoint of that iteration,
+    atomically, and ``network`` beside it as a network file (first: a checkpoint always
+    has its network)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = checkpoint_path(folder, payload["iteration"])
+    if network is not None:
+        network.save(path.with_suffix(".npz"))
     with atomic_write(path) as handle:
         torch.save({"format": FORMAT, **payload}, handle)
     return path
 
 
-def save_keeping(payload: dict[str, Any], folder: str | Path, keep: int) -> Path:
-    """``save``, then deletes all but the folder's latest ``keep`` checkpoints."""
-    path = save(payload, folder)
+def save_keeping(payload: dict[str, Any], folder: str | Path, keep: int, network: Network | None = None) -> Path:
+    """``save``, then deletes all but the folder's latest ``keep`` checkpoints (and their networks)."""
+    path = save(payload, folder, network)
     for old in checkpoints(folder)[:-keep]:
+        old.with_suffix(".npz").unlink(missing_ok=True)
         old.unlink()
     return path
+
+
+def export_network(path: Path, network: Network) -> None:
+    """Writes the network file of checkpoint ``path`` if it has none (a run trained before
+    trainers wrote them, resumed now)."""
+    beside = Path(path).with_suffix(".npz")
+    if not beside.is_file():
+        network.save(beside)
 
 
 def load(path: str | Path, *, game=None, algorithm: str | None = None) -> dict[str, Any]:

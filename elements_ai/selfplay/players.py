@@ -229,7 +229,7 @@ def make_player(spec: str, env, game, seed: int) -> Player:
         return RulesPlayer(env, seed)
     if spec.strip().startswith("ppo"):
         from ..agents.netbots import load_network
-        from ..registry import parse_spec
+        from ..agents.registry import parse_spec
 
         _, params = parse_spec(spec)
         network, play = load_network(params.get("ckpt", ""), game)

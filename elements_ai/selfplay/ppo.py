@@ -411,6 +411,7 @@ class PPOTrainer:
             raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
         if saved is not None:
             self._restore(saved)
+            checkpoint.export_network(existing[-1], self.network())
         else:
             self.actors.call("start", self.net.state_dict())
 
@@ -565,9 +566,15 @@ class PPOTrainer:
             },
         }
 
+    def network(self):
+        """The policy as it is now, as the numpy network file the ``ppo`` bot plays."""
+        return self.net.to_network({"game": str(self.game), "algorithm": self.algorithm,
+                                    "iteration": self.iteration, "env_steps": self.env_steps})
+
     def save(self) -> Path:
-        """Writes a checkpoint of the whole run (and the log); keeps the latest ``keep_checkpoints``."""
-        path = checkpoint.save_keeping(self.payload(), self.out, self.config.keep_checkpoints)
+        """Writes a checkpoint of the whole run (and the log) with its network file beside it;
+        keeps the latest ``keep_checkpoints``."""
+        path = checkpoint.save_keeping(self.payload(), self.out, self.config.keep_checkpoints, self.network())
         write_log(self.log, self.out)
         return path
 

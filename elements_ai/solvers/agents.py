@@ -139,7 +139,7 @@ def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress
     (``get_policy``); any other is asked ``samples`` times and its action
     frequencies are returned. Information sets with one legal action are not asked.
     """
-    from ..registry import make_bot, parse_spec
+    from ..agents.registry import make_bot, parse_spec
 
     bot_name = parse_spec(spec)[0].name
     exact = bot_name in EXACT_BOTS

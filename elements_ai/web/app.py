@@ -67,11 +67,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..agents.bots import draw_chance
+from ..agents.registry import BOTS, list_bots, make_bot
 from ..core.params import ParameterError
 from ..loader import GAMES, get_kernel, load_game
 from ..play import result_lines, seen_text
 from ..record import GameRecord
-from ..registry import BOTS, list_bots, make_bot
 from ..render import clicks, render
 
 __all__ = ["DEFAULT_BOT", "MAX_GAMES", "create_app", "game_string", "listen", "serving"]

@@ -1,15 +1,15 @@
 """Bots by name: ``make_bot("mcts:sims=1000,c=1.4", game, player, seed)``.
 
 A spec is a bot name, optionally followed by ``:`` and ``name=value`` parameters
-joined by commas. The registry sits above the packages that hold the bots
-(``agents``, ``solvers``, ``selfplay``): it knows each bot's name, one-line
-description and class, and imports the class only when the bot is used, so that a
-bot needing torch costs nothing until it is made. Each class declares its
+joined by commas. The registry knows each bot's name, one-line description and
+where its class lives (``"module:Class"``, in this package or in ``solvers``), and
+imports the class only when the bot is used: a name, not an import, so that the
+packages holding bots may import the registry and a bot costs nothing until made. Each class declares its
 parameters once, in its ``params`` (names, defaults, descriptions, allowed values);
 the registry checks a spec against them and ``list_bots`` / ``describe_bots`` show them.
 
 >>> import elements_ai
->>> from elements_ai.registry import list_bots, make_bot
+>>> from elements_ai.agents.registry import list_bots, make_bot
 >>> sorted(list_bots())
 ['az', 'cfr', 'ismcts', 'mccfr', 'mcts', 'ppo', 'random', 'rules']
 >>> list_bots()["ismcts"]
@@ -32,8 +32,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .agents.bots import SeatBot
-    from .core.params import Param
+    from ..core.params import Param
+    from .bots import SeatBot
 
 __all__ = ["BOTS", "BotEntry", "describe_bots", "list_bots", "make_bot", "parse_spec"]
 
@@ -112,7 +112,7 @@ def parse_spec(spec: str, **overrides: Any) -> tuple[BotEntry, dict[str, Any]]:
     >>> parse_spec("mcts:sims=50,rollouts=2")[1]
     {'sims': 50, 'rollouts': 2}
     """
-    from .core.params import ParameterError, parse_pairs, resolve
+    from ..core.params import ParameterError, parse_pairs, resolve
 
     if not isinstance(spec, str) or not spec.strip():
         raise ParameterError(f"bot spec {spec!r} is empty; bots are {', '.join(BOTS)}")
@@ -139,9 +139,9 @@ def make_bot(spec: str, game, player: int, seed: int = 0, **params: Any) -> Seat
     >>> make_bot("random", game, player=1, seed=3).player
     1
     """
-    from .agents.bots import KernelBot
-    from .core.params import ParameterError
-    from .core.spiel import KernelGame
+    from ..core.params import ParameterError
+    from ..core.spiel import KernelGame
+    from .bots import KernelBot
 
     entry, given = parse_spec(spec, **params)
     cls = entry.load()

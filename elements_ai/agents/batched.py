@@ -28,7 +28,13 @@ from collections.abc import Callable
 import numba as nb
 import numpy as np
 
-from ..agents.search import (
+from ..core.arrays import copy
+from ..core.generic import generic, rules
+from ..core.kernel import CHANCE, TERMINAL
+from ..core.rng import sample_index, seeds_from, uniform
+from ..core.vec import batch_encode_information_state
+from .network import Network, masked_softmax, value_bound
+from .search import (
     PUCT,
     T_COLUMNS,
     T_FIRST,
@@ -42,10 +48,6 @@ from ..agents.search import (
     reset_tree,
     root_stats,
 )
-from ..core.arrays import copy
-from ..core.generic import generic, rules
-from ..core.kernel import CHANCE, TERMINAL
-from ..core.rng import sample_index, seeds_from, uniform
 
 NEEDS_VALUE = 0  # a new decision node: the network gives its prior and value
 TERMINAL_LEAF = 1  # the game ended on the way: the returns are known
@@ -235,3 +237,31 @@ class BatchedSearch:
                 noise = self.noise_rng.dirichlet(np.full(len(legal), self.alpha))
                 out[k, legal] = (1 - self.noise) * out[k, legal] + self.noise * noise
         return out
+
+
+def evaluator(game, forward: Callable) -> Callable:
+    """A ``BatchedSearch`` evaluator from ``forward(info) -> (logits, values)`` (numpy, float32 in):
+    the masked prior and every player's return, from the value head's mover-first order."""
+    config = game.config
+    players_count = config.num_players
+    bound = value_bound(config)
+    encode = batch_encode_information_state[game.kernel]
+
+    def evaluate(states, players, masks):
+        info = np.empty((len(states), config.info_size), np.float32)
+        encode(config.cfg, np.ascontiguousarray(states), np.ascontiguousarray(players, np.int64), info)
+        logits, values = forward(info)
+        priors = masked_softmax(logits, np.ascontiguousarray(masks))
+        relative = np.clip(np.asarray(values, np.float64) * bound, config.min_utility, config.max_utility)
+        returns = np.empty_like(relative)
+        rows = np.arange(len(states))
+        for k in range(players_count):
+            returns[rows, (players + k) % players_count] = relative[:, k]
+        return priors, returns
+
+    return evaluate
+
+
+def network_evaluator(net: Network, game) -> Callable:
+    """``evaluator`` for a numpy ``Network`` (the ``az`` bot's)."""
+    return evaluator(game, net.forward)

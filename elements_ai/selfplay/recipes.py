@@ -9,7 +9,7 @@ those into the package and its manifest. Self-play needs torch; CFR does not.
 
 >>> import tempfile
 >>> from elements_ai import zoo
->>> from elements_ai.zoo.train import train
+>>> from elements_ai.selfplay.recipes import train
 >>> info = train(zoo.recipe("cfr-elements-small"), tempfile.mkdtemp(), steps=10, progress=False)
 >>> info["recipe"], info["steps"], info["exploitability"] > 0
 ('cfr-elements-small', 10, True)
@@ -26,7 +26,7 @@ from typing import Any
 from ..core.params import ParameterError
 from ..files import atomic_write
 from ..tables import provenance
-from . import MANIFEST, SHIPPED, Recipe, manifest, recipe
+from ..zoo import MANIFEST, SHIPPED, Recipe, manifest, recipe
 
 RUN_HISTORY = "zoo-run.json"  # in a self-play run's folder: the commit it started at and its time so far
 
@@ -39,7 +39,7 @@ def _write_json(path: Path, data: Any) -> None:
 
 def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bool = True) -> dict[str, Any]:
     """Trains ``entry`` into ``out`` (``steps``: fewer than the recipe's, for a test); returns its record."""
-    from .. import load_game
+    from ..loader import load_game
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -102,10 +102,10 @@ def _trainer(entry: Recipe, game, folder: Path, steps: int, progress: bool):
     if steps < entry.steps and config.get("imitation_steps", 0) > steps:
         config["imitation_steps"] = steps  # a short test run imitates for as long as it plays
     if entry.kind == "ppo":
-        from ..selfplay.ppo import PPOConfig, PPOTrainer
+        from .ppo import PPOConfig, PPOTrainer
 
         return PPOTrainer(game, folder, PPOConfig(**config), seed=entry.seed, progress=progress)
-    from ..selfplay.az import AlphaZeroTrainer, AZConfig
+    from .az import AlphaZeroTrainer, AZConfig
 
     return AlphaZeroTrainer(game, folder, AZConfig(**config), seed=entry.seed, progress=progress)
 
