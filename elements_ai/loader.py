@@ -163,7 +163,7 @@ def parse_params(name: str, pairs: list[str]) -> dict[str, Any]:
     (only those given).
 
     >>> parse_params("elements", ["hand_size=2", "single_round=true"])
-    {'hand_size': 2, 'single_round': True}
+    {'single_round': True, 'hand_size': 2}
     """
     kernel = get_kernel(split_game_string(name)[0])
     given = parse_pairs(pairs, name)

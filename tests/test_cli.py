@@ -147,7 +147,7 @@ def test_a_bad_value_in_a_game_string_is_one_line():
         (["tournament", "--agents", "random", "mcts:simz=3"], "unknown parameter 'simz'"),
         (["tournament", "--agents", "random", "cfr:policy=missing.npz"], "'missing.npz' does not exist"),
         (["tournament", "--agents", "random", "mccfr:policy=missing.npz"], "'missing.npz' does not exist"),
-        (["tournament", "--agents", "random", "ppo:ckpt=missing"], "no checkpoint at missing"),
+        (["tournament", "--agents", "random", "ppo:ckpt=missing"], "no network file or checkpoint at missing"),
         (["tournament", "--agents", "random", "az"], "has hidden information"),
         (["tournament", "--game", "elements1997(players=3)", "--agents", "random", "cfr"], "no shipped"),
         (["tournament", "--games", "2", "--frobnicate"], "unrecognized arguments: --frobnicate"),
@@ -193,11 +193,11 @@ def bad_files(tmp_path_factory) -> dict[str, Path]:
         ("elements(single_round=true)", "cfr:policy={}", "policy", "holds a policy for elements("),
         (SMALL, "mccfr:policy={}", "text", "not an .npz archive"),
         (SMALL, "mccfr:policy={}", "cut_policy", "not a file of elements_ai"),
-        (SMALL, "ppo:ckpt={}", "text", "not a readable checkpoint"),
+        (SMALL, "ppo:ckpt={}", "text", "not a readable network file"),
         (SMALL, "ppo:ckpt={}", "cut_network", "not a readable network file"),
         ("elements", "ppo:ckpt={}", "network", "not for elements("),
         ("elements(single_round=true)", "ppo:ckpt={}", "policy", "not an elements_ai network file"),
-        ("elementos(setup=standard,max_moves=100)", "az:ckpt={}", "text", "not a readable checkpoint"),
+        ("elementos(setup=standard,max_moves=100)", "az:ckpt={}", "text", "not a readable network file"),
         ("elementos(setup=standard,max_moves=100)", "az:ckpt={}", "network", "not for elementos("),
     ],
 )
@@ -392,7 +392,8 @@ def test_the_registry_imports_no_bot_until_one_is_used():
     code = textwrap.dedent("""
         import sys
         from elements_ai.agents.registry import BOTS, parse_spec
-        print(sorted(m for m in ("elements_ai.agents", "elements_ai.solvers", "elements_ai.selfplay", "torch")
+        print(sorted(m for m in ("elements_ai.agents.bots", "elements_ai.agents.search", "elements_ai.agents.netbots",
+                                 "elements_ai.solvers", "elements_ai.selfplay", "numba", "torch")
                      if m in sys.modules))
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)

@@ -16,21 +16,37 @@
 2
 """
 
-from .bots import ISMCTSBot, KernelBot, MCTSBot, RandomBot, RulesBot, play_game
-from .registry import BOTS, describe_bots, list_bots, make_bot, parse_spec
-from .search import TreeSearch
+import importlib
+from typing import Any
 
-__all__ = [
-    "BOTS",
-    "ISMCTSBot",
-    "KernelBot",
-    "MCTSBot",
-    "RandomBot",
-    "RulesBot",
-    "TreeSearch",
-    "describe_bots",
-    "list_bots",
-    "make_bot",
-    "parse_spec",
-    "play_game",
-]
+# Names load with their module when first used: the registry (``agents.registry``)
+# answers ``elements-ai agents`` and checks specs without compiling a bot.
+_NAMES = {
+    "BOTS": "registry",
+    "describe_bots": "registry",
+    "list_bots": "registry",
+    "make_bot": "registry",
+    "parse_spec": "registry",
+    "ISMCTSBot": "bots",
+    "KernelBot": "bots",
+    "MCTSBot": "bots",
+    "RandomBot": "bots",
+    "RulesBot": "bots",
+    "play_game": "bots",
+    "TreeSearch": "search",
+}
+
+__all__ = sorted(_NAMES)
+
+
+def __getattr__(name: str) -> Any:
+    module = _NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_NAMES})
