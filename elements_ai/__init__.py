@@ -2,10 +2,12 @@
 
 Each game is one numba rules kernel with three faces: an OpenSpiel game
 (``load_game``, which takes a name or a game string), a vectorised environment
-(``make_vec``) and batch tensor encoders. The first of these names used (or importing
-``elements_ai.games``) registers every game with ``pyspiel``.
+(``make_vec``) and batch tensor encoders. Importing the package registers every game
+with ``pyspiel``, as OpenSpiel's own Python games register:
 
->>> import elements_ai
+>>> import pyspiel, elements_ai
+>>> pyspiel.load_game("elements(single_round=true)").num_players()
+2
 >>> "elements" in elements_ai.GAMES
 True
 >>> game = elements_ai.load_game("elements", single_round=True)
@@ -28,11 +30,13 @@ os.environ.setdefault("GOMP_SPINCOUNT", "300000")
 
 import importlib  # noqa: E402
 
+from . import games  # noqa: E402, F401  (registers every game with pyspiel)
+
 __version__ = "0.1.0"
 
-# The package itself imports nothing heavy, so that ``elements-ai --help`` answers at
-# once: numba, the kernels and pyspiel load with the first name used below (the
-# games are registered with pyspiel then, or whenever ``elements_ai.games`` is imported).
+# The games register from their declarations (games/<id>/game.toml) and the package
+# imports nothing heavier than pyspiel, so that ``elements-ai --help`` answers at once:
+# numba and the kernels load with the first game made.
 _LAZY = {
     "CHANCE": "core",
     "TERMINAL": "core",

@@ -23,7 +23,7 @@ from elements_ai import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
-HEAVY = ("numba", "pyspiel", "torch", "pandas", "matplotlib", "numpy", "scipy", "elements_ai.core")
+HEAVY = ("numba", "torch", "pandas", "matplotlib", "numpy", "scipy", "elements_ai.core")
 
 
 def elements_ai_command(*argv: str, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
