@@ -119,7 +119,7 @@ def progress_bar(*args: Any, **kwargs: Any) -> terminal_bar:
     stream = kwargs.get("file")
     if _is_terminal(sys.stderr if stream is None else stream):
         return terminal_bar(*args, **kwargs)
-    if stream is None and _NOTEBOOK:  # a notebook draws its own widget
+    if _NOTEBOOK and stream in (None, sys.stderr, sys.stdout):  # a notebook draws its own widget
         return auto_bar(*args, **kwargs)
     kwargs.setdefault("file", sys.stderr)
     kwargs.pop("dynamic_ncols", None)
