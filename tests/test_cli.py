@@ -591,3 +591,13 @@ def test_a_training_folder_in_use_is_refused_in_one_line(tmp_path, capfd):
     assert line == f"elements-ai: error: --out {tmp_path} is in use by another run; wait for it to end or choose " \
                    "another folder"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".lock"]  # nothing trained, nothing written
+
+
+def test_a_zoo_folder_in_use_is_refused_in_one_line(tmp_path, capfd):
+    from elements_ai.files import folder_lock
+
+    with folder_lock(tmp_path):
+        line = one_error_line((cli.main(["zoo", "train", "cfr-elements-small", "--out", str(tmp_path), "--quiet"]),
+                               capfd.readouterr().err))
+    assert line.endswith(f"--out {tmp_path} is in use by another run; wait for it to end or choose another folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock"]
