@@ -19,7 +19,27 @@ True
 from __future__ import annotations
 
 import os
-from typing import Any
+import sys
+
+
+def _quiet_interrupt(kind, value, traceback, _previous=sys.excepthook) -> None:
+    # An interrupt may also reach the importer as an ImportError (pybind11's modules turn it into one).
+    cause = value
+    while cause is not None and not isinstance(cause, KeyboardInterrupt):
+        cause = cause.__cause__ or cause.__context__
+    if cause is not None:
+        sys.stderr.flush()
+        os._exit(130)
+    _previous(kind, value, traceback)
+
+
+# Registering the games below imports pyspiel, which takes a moment: a Ctrl-C then (a
+# command starting, a script importing the package) ends the program as the command's
+# Ctrl-C does, with status 130 and no traceback of the import. The hook is left in
+# place only if the import fails.
+_excepthook, sys.excepthook = sys.excepthook, _quiet_interrupt
+
+from typing import Any  # noqa: E402
 
 # The vector env runs one short parallel region per call. With GNU OpenMP (numba's
 # usual threading layer) left at its defaults, its workers fell asleep between two
@@ -31,6 +51,8 @@ os.environ.setdefault("GOMP_SPINCOUNT", "300000")
 import importlib  # noqa: E402
 
 from . import games  # noqa: E402, F401  (registers every game with pyspiel)
+
+sys.excepthook = _excepthook
 
 __version__ = "0.1.0"
 
