@@ -2,10 +2,12 @@
 
 Each game is one numba rules kernel with three faces: an OpenSpiel game
 (``load_game``, which takes a name or a game string), a vectorised environment
-(``make_vec``) and batch tensor encoders. The first of these names used (or importing
-``elements_ai.games``) registers every game with ``pyspiel``.
+(``make_vec``) and batch tensor encoders. Importing the package registers every game
+with ``pyspiel``, as OpenSpiel's own Python games register:
 
->>> import elements_ai
+>>> import pyspiel, elements_ai
+>>> pyspiel.load_game("elements(single_round=true)").num_players()
+2
 >>> "elements" in elements_ai.GAMES
 True
 >>> game = elements_ai.load_game("elements", single_round=True)
@@ -17,7 +19,27 @@ True
 from __future__ import annotations
 
 import os
-from typing import Any
+import sys
+
+
+def _quiet_interrupt(kind, value, traceback, _previous=sys.excepthook) -> None:
+    # An interrupt may also reach the importer as an ImportError (pybind11's modules turn it into one).
+    cause = value
+    while cause is not None and not isinstance(cause, KeyboardInterrupt):
+        cause = cause.__cause__ or cause.__context__
+    if cause is not None:
+        sys.stderr.flush()
+        os._exit(130)
+    _previous(kind, value, traceback)
+
+
+# Registering the games below imports pyspiel, which takes a moment: a Ctrl-C then (a
+# command starting, a script importing the package) ends the program as the command's
+# Ctrl-C does, with status 130 and no traceback of the import. The hook is left in
+# place only if the import fails.
+_excepthook, sys.excepthook = sys.excepthook, _quiet_interrupt
+
+from typing import Any  # noqa: E402
 
 # The vector env runs one short parallel region per call. With GNU OpenMP (numba's
 # usual threading layer) left at its defaults, its workers fell asleep between two
@@ -28,11 +50,15 @@ os.environ.setdefault("GOMP_SPINCOUNT", "300000")
 
 import importlib  # noqa: E402
 
+from . import games  # noqa: E402, F401  (registers every game with pyspiel)
+
+sys.excepthook = _excepthook
+
 __version__ = "0.1.0"
 
-# The package itself imports nothing heavy, so that ``elements-ai --help`` answers at
-# once: numba, the kernels and pyspiel load with the first name used below (the
-# games are registered with pyspiel then, or whenever ``elements_ai.games`` is imported).
+# The games register from their declarations (games/<id>/game.toml) and the package
+# imports nothing heavier than pyspiel, so that ``elements-ai --help`` answers at once:
+# numba and the kernels load with the first game made.
 _LAZY = {
     "CHANCE": "core",
     "TERMINAL": "core",

@@ -24,7 +24,7 @@ import signal  # noqa: E402
 import threading  # noqa: E402
 from typing import TextIO  # noqa: E402
 
-from .commands import MODULES  # noqa: E402
+from .commands import MODULES, seed_value  # noqa: E402
 
 PROG = "elements-ai"
 
@@ -197,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     demo_parser.add_argument("game", help="a game name or game string (elements-ai games lists them)")
-    demo_parser.add_argument("--seed", type=int, default=0, help="seed of the players and of chance (default 0)")
+    demo_parser.add_argument("--seed", type=seed_value, default=0, help="seed of the players and of chance (default 0)")
     demo_parser.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter (repeatable)"
     )
@@ -256,6 +256,12 @@ def main(argv: list[str] | None = None) -> int:
     restore = _handle_interrupts()
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "quiet", False):
+            # Every bar the command makes, its solvers' and trees' included.
+            from .progress import silenced
+
+            with silenced():
+                return args.run(args)
         return args.run(args)
     except KeyboardInterrupt:
         # A second Ctrl-C during the clean-up that follows ends the process at once.

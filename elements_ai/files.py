@@ -4,7 +4,8 @@
 networks, checkpoints, plots): readers see the old file or the whole new one, and
 the new file has the permissions of any file the user creates (0644 under umask
 022). ``check_output_file`` and ``check_output_folder`` let a command refuse an
-output path it could not write before it spends minutes computing what goes there.
+output path it could not write before it spends minutes computing what goes there,
+and ``folder_lock`` refuses a second run on a folder another run is writing.
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -19,11 +20,15 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["atomic_write", "check_output_file", "check_output_folder", "write_text"]
+__all__ = ["atomic_write", "check_output_file", "check_output_folder", "folder_lock", "write_text"]
+
+# The lock file a run holds in its output folder (``folder_lock``).
+LOCK_FILE = ".lock"
 
 
 @contextlib.contextmanager
@@ -75,6 +80,14 @@ def _error(message: str) -> Exception:
 def _writable_folder(folder: Path, what: str, path: Path) -> None:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise _error(f"{what} {path}: cannot write in folder {folder} (permission denied)")
+    # The permission bits do not tell everything (a read-only or immutable folder, a
+    # system folder such as /sys, where even root writes nothing): write a file to see.
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe-")
+    except OSError as error:
+        raise _error(f"{what} {path}: cannot write in folder {folder} ({error.strerror or error})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def check_output_file(path: str | os.PathLike, what: str = "--out") -> Path:
@@ -119,3 +132,34 @@ def check_output_folder(path: str | os.PathLike, what: str = "--out") -> Path:
             raise _error(f"{what} {path}: {existing} is a file, not a folder")
     _writable_folder(existing if str(existing) else Path("."), what, path)
     return path
+
+
+@contextlib.contextmanager
+def folder_lock(folder: str | os.PathLike, what: str = "--out") -> Iterator[Path]:
+    """Holds the lock of ``folder`` (created if missing) for the block; ``ParameterError``
+    at once if another run holds it, so that two runs never write the same results.
+    The system releases the lock when its process ends, however it ends.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with folder_lock(folder):
+    ...     with folder_lock(folder, "results folder"):  # doctest: +ELLIPSIS
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    elements_ai.core.params.ParameterError: results folder ... is in use by another run; wait for it to end or \
+choose another folder
+    """
+    from filelock import FileLock, Timeout
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(folder / LOCK_FILE, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise _error(f"{what} {folder} is in use by another run; wait for it to end or choose another folder") from None
+    try:
+        yield folder
+    finally:
+        lock.release()

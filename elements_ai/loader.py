@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,11 +51,16 @@ def split_game_string(text: str) -> tuple[str, dict[str, str]]:
     ('elements', {'hand_size': '2', 'single_round': 'true'})
     >>> split_game_string(" elemental_duel ")
     ('elemental_duel', {})
+
+    Text is normalised (Unicode NFKC): full-width letters and digits read as ASCII ones.
+
+    >>> split_game_string("elements(hand_size=２)")
+    ('elements', {'hand_size': '2'})
     """
     if not isinstance(text, str):
         raise ParameterError(f"a game is a name or a game string such as 'elements(single_round=true)', "
-                             f"got {text!r}")
-    text = text.strip()
+                             f"got {type(text).__name__} {text!r}")
+    text = unicodedata.normalize("NFKC", text).strip()
     name, bracket, rest = text.partition("(")
     name = name.strip()
     if not name:

@@ -34,13 +34,13 @@ import scipy.stats
 from _common import parser, results_folder, run_record, seed_of, shipped, trained_at, write_run
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from tqdm import tqdm
 
 import elements_ai
 from elements_ai.eval.ratings import wilson
 from elements_ai.eval.runner import run_local
 from elements_ai.eval.schedule import ScheduledGame, derive_seed
 from elements_ai.games.elementum import solo_rank
+from elements_ai.progress import progress_bar
 from elements_ai.tables import provenance, write_csv
 
 GAMES = ("elements1997(players=3)", "elements1997(players=5)", "elementum(players=2)", "elementum(players=4)",
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
         tasks = schedule(game, agents, deals, seed)
         start = time.perf_counter()
         done = run_local(tasks, workers or os.cpu_count() or 1)
-        for row in tqdm(done, total=len(tasks), desc=game, disable=args.quick):
+        for row in progress_bar(done, total=len(tasks), desc=game, disable=args.quick):
             row["return"], row["win"] = agent_result(row)
             row["agent"] = agents[row["table"]]
             row["players"] = len(row["seats"].split())

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyspiel
 import pytest
 from commands import ENV, PACKAGE
 
@@ -23,7 +24,7 @@ from elements_ai import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
-HEAVY = ("numba", "pyspiel", "torch", "pandas", "matplotlib", "numpy", "scipy", "elements_ai.core")
+HEAVY = ("numba", "torch", "pandas", "matplotlib", "numpy", "scipy", "elements_ai.core")
 
 
 def elements_ai_command(*argv: str, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
@@ -154,6 +155,17 @@ def test_a_bad_value_in_a_game_string_is_one_line():
         (["tournament", "--workers", "many"], "invalid int value: 'many'"),
         (["zoo", "train", "no-such-recipe", "--out", "z"], "no-such-recipe"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["tournament", "--agents", "random", "mcts:c=inf"], "c=inf is out of range; it must be a finite number"),
+        (["tournament", "--agents", "random", "mcts:c=nan"], "c=nan is out of range; it must be a finite number"),
+        # A count whose schedule would not fit in memory is refused at once, not built.
+        (["tournament", "--game", SMALL, "--agents", "random", "rules", "--games", "10000000000000"],
+         "a tournament of 1 × 10^13 games needs about"),
+        # Every command reads --seed the same way.
+        *[(argv, f"argument --seed: a seed is an integer from 0 to {2**63 - 1}, got {seed!r}")
+          for seed in ("-1", "x", str(2**63))
+          for argv in (["demo", "elements", "--seed", seed], ["play", "elements", "--seed", seed],
+                       ["tournament", "--seed", seed], ["solve", "kuhn_poker", "--out", "k.npz", "--seed", seed],
+                       ["train", "elements", "--out", "run", "--seed", seed])],
     ],
 )
 def test_user_mistakes_are_one_line_and_status_2(argv, message, tmp_path, monkeypatch, capfd):
@@ -525,3 +537,68 @@ def test_a_fresh_process_reads_games_and_policies_without_loading_them_first(tmp
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("[0] elements("), done.stderr
+
+
+# --- seeds, text, small things ------------------------------------------------------------------
+
+def test_every_seed_option_is_read_by_the_same_check():
+    from elements_ai.commands import MAX_SEED, seed_value
+    from elements_ai.eval import runner
+
+    parser = cli.build_parser()
+    action = next(a for a in parser._actions if a.dest == "command")
+    found = []
+    for name, sub in action.choices.items():
+        for inner in sub._actions:
+            if "--seed" in inner.option_strings:
+                found.append(name)
+                assert inner.type is seed_value, name
+    assert {"demo", "play", "tournament", "solve", "train"} <= set(found)
+    assert runner.MAX_SEED == MAX_SEED
+    with pytest.raises(elements_ai.ParameterError, match="a seed is an integer from 0 to"):
+        runner.make_config(SMALL, ["random", "rules"], games=2, seed=-1)
+
+
+def test_full_width_text_reads_as_ascii_in_game_strings_and_specs():
+    from elements_ai import zoo
+    from elements_ai.eval.runner import make_config
+
+    wide = "elements(single_round=ｔｒｕｅ,deck=１_２_３_６_６_６,hand_size=２)"
+    game = elements_ai.load_game(wide)
+    # OpenSpiel's own parser reads the text values as they are; the game normalises them.
+    direct = pyspiel.load_game("elements(single_round=true,deck=１_２_３_６_６_６,hand_size=2)")
+    assert str(game) == str(elements_ai.load_game(SMALL)) == str(direct)
+    assert zoo.find("cfr", game) is not None  # the shipped agent of this variant
+    config = make_config(wide, ["ｒａｎｄｏｍ", "ｃｆｒ", "ｍｃｔｓ:sims=５"], games=2)
+    assert config.agents == ("random", "cfr", "mcts:sims=5") and config.game == str(game)
+
+
+def test_the_agents_list_names_each_type_once(capsys):
+    assert cli.main(["agents"]) == 0
+    printed = capsys.readouterr().out
+    assert "any a " not in printed and "any an " not in printed
+    assert "any string" in printed
+
+
+@pytest.mark.slow  # torch and a trainer's set-up
+def test_a_training_folder_in_use_is_refused_in_one_line(tmp_path, capfd):
+    from elements_ai.files import folder_lock
+
+    game = "elements(single_round=true,deck=1_2_3_4_6_6,hand_size=2)"  # no recipe: no imitation phase first
+    argv = ["train", game, "--steps", "128", "--out", str(tmp_path), "--quiet", "--set", "num_envs=16",
+            "--set", "rollout_steps=8", "--set", "hidden=8"]
+    with folder_lock(tmp_path):  # another run, training there
+        line = one_error_line((cli.main(argv), capfd.readouterr().err))
+    assert line == f"elements-ai: error: --out {tmp_path} is in use by another run; wait for it to end or choose " \
+                   "another folder"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock"]  # nothing trained, nothing written
+
+
+def test_a_zoo_folder_in_use_is_refused_in_one_line(tmp_path, capfd):
+    from elements_ai.files import folder_lock
+
+    with folder_lock(tmp_path):
+        line = one_error_line((cli.main(["zoo", "train", "cfr-elements-small", "--out", str(tmp_path), "--quiet"]),
+                               capfd.readouterr().err))
+    assert line.endswith(f"--out {tmp_path} is in use by another run; wait for it to end or choose another folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock"]

@@ -36,6 +36,12 @@ CASES = [(name, {}) for name in elements_ai.GAMES] + [
     ("elementum", {"players": 4}),
 ]
 IDS = [name + "".join(f"-{key}={value}" for key, value in params.items()) for name, params in CASES]
+# Every declared variant of every game (they include the player counts above).
+VARIANTS = [(name, variant, dict(params)) for name in elements_ai.GAMES
+            for variant, params in elements_ai.get_kernel(name).variants.items()]
+VARIANT_IDS = [f"{name}-{variant}" for name, variant, _ in VARIANTS]
+# Deals of this round that the random bot often ends before seat 0 or 1 has a move.
+SHORT = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
 
 # What PettingZoo's api_test says of any Dict observation (its own classic games are
 # exempted by name), and what check_env says of unbounded counts and of an
@@ -45,7 +51,7 @@ EXPECTED_WARNINGS = (
     "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
     "A Box observation space maximum value is infinity",
     "Not able to test alternative render modes",
-    "the episode ends, seat 0 losing",  # check_env's unmasked actions (illegal="lose")
+    "; the episode ends, seat ",  # check_env's unmasked actions (illegal="lose")
 )
 
 
@@ -178,14 +184,59 @@ def test_pettingzoo_render_modes():
 
 # --- Gymnasium -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, params", CASES, ids=IDS)
-def test_gymnasium_check_env_passes(name, params):
+@pytest.mark.parametrize("name, variant, params", VARIANTS, ids=VARIANT_IDS)
+def test_gymnasium_check_env_passes_on_every_variant(name, variant, params):
     # check_env steps unmasked random actions (one sampled before a reset and played
     # after it): the default illegal="lose" ends those episodes; "raise" is checked below.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        check_env(make_gymnasium(name, bots=["random"], seed=0, **params))
+        for seat in range(elements_ai.load_game(name, **params).num_players()):
+            check_env(make_gymnasium(name, bots=["random"], seat=seat, seed=0, **params))
     assert not _unexpected(caught)
+
+
+def _maskable_ppo_learns(name: str, params: dict, seat: int) -> None:
+    from sb3_contrib import MaskablePPO
+
+    env = make_gymnasium(name, bots=["random"], seat=seat, seed=0, **params)
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [16]})
+    model.learn(64)
+    assert model.num_timesteps >= 64
+    observation, _ = env.reset(seed=1)
+    action, _ = model.predict(observation, action_masks=env.action_masks())
+    assert int(action) in env.game_state.legal_actions()
+
+
+def test_maskable_ppo_learns_where_deals_end_before_the_learners_move():
+    for seat in (0, 1):
+        _maskable_ppo_learns(SHORT, {}, seat)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, variant, params", VARIANTS, ids=VARIANT_IDS)
+def test_maskable_ppo_learns_on_every_variant(name, variant, params):
+    players = elements_ai.load_game(name, **params).num_players()
+    for seat in sorted({0, players - 1}):
+        _maskable_ppo_learns(name, params, seat)
+
+
+def test_gymnasium_reset_deals_again_when_the_game_ends_before_the_learners_first_move():
+    for seat in (0, 1):
+        env = make_gymnasium(SHORT, bots=["random"], seat=seat)
+        skipped = []
+        for seed in range(100):
+            observation, info = env.reset(seed=seed)
+            assert env.game_state.current_player() == seat and observation["action_mask"].any()
+            np.testing.assert_array_equal(observation["action_mask"], env.action_masks().astype(np.int8))
+            skipped.append(info["skipped_deals"])
+        assert sum(skipped) > 0 and skipped.count(0) > 50, skipped
+    env = make_gymnasium(SHORT, bots=["random"])
+    first = env.reset(seed=15)
+    assert first[1]["skipped_deals"] >= 1
+    # A seeded reset replays the same deals, skipped ones included.
+    again = env.reset(seed=15)
+    assert again[1] == first[1] and np.array_equal(again[0]["observation"], first[0]["observation"])
 
 
 @pytest.mark.parametrize("name, params", CASES, ids=IDS)
@@ -194,7 +245,7 @@ def test_gymnasium_masked_random_rollout_ends_with_the_openspiel_returns(name, p
     seat = players - 1
     env = make_gymnasium(name, bots=["random"], seat=seat, seed=4, **params)
     observation, info = env.reset()
-    assert observation in env.observation_space and info == {}
+    assert observation in env.observation_space and list(info) == ["skipped_deals"]
     total, steps, terminated = 0.0, 0, False
     while not terminated:
         state = env.game_state

@@ -259,7 +259,7 @@ def test_solo_elementum_needs_no_bot_and_ends_with_the_score_card():
         (["play", "elements", "--bot", "az"], "has hidden information"),
         (["play", "elements", "--save", "{tmp}/missing/game.json"], "does not exist"),
         (["play", "elements", "--save", "{tmp}"], "is a folder"),
-        (["play", "elements", "--seed", "-1"], "--seed must be 0 or more, got -1"),
+        (["play", "elements", "--seed", "-1"], "argument --seed: a seed is an integer from 0 to"),
         (["replay", "{tmp}/missing.json"], "cannot read it"),
     ],
 )

@@ -166,3 +166,38 @@ def test_solve_notebook_runs(tmp_path):
     assert "solved policy against the rules bot" in outputs
     knocks = re.search(r"margin 0\) the solver knocks (\d+)%", outputs)
     assert knocks and int(knocks.group(1)) > 90
+
+
+def test_an_output_folder_nobody_can_write_is_refused_before_the_work(capfd):
+    # Even root writes nothing in /sys; its permission bits say otherwise.
+    code = cli.main(["solve", "kuhn_poker", "--iterations", "100000000", "--out", "/sys/s.npz"])
+    err = capfd.readouterr().err
+    assert code == 2, err
+    assert err.strip().startswith("elements-ai: error: --out /sys/s.npz: cannot write in folder /sys"), err
+    assert "Traceback" not in err and "kuhn_poker()" not in err  # refused before the game was even described
+
+
+def test_a_result_that_cannot_be_written_after_the_work_is_kept_and_named(tmp_path, monkeypatch, capfd):
+    import shutil
+    from pathlib import Path
+
+    from elements_ai.solvers.cfr import CFRSolver
+
+    out = tmp_path / "kuhn.npz"
+    save = CFRSolver.save
+
+    def fails_at_out(self, path):
+        if Path(path) == out:  # the folder went away meanwhile, say
+            raise PermissionError(13, "Permission denied", str(path))
+        save(self, path)
+
+    monkeypatch.setattr(CFRSolver, "save", fails_at_out)
+    code = cli.main(["solve", "kuhn_poker", "--iterations", "20", "--no-eval", "--out", str(out)])
+    lines = capfd.readouterr().err.strip().splitlines()
+    assert code == 2 and lines[-1].startswith(f"elements-ai: error: --out {out}: cannot write it (Permission denied); "
+                                              "the result is saved in "), lines
+    rescue = Path(lines[-1].rsplit(" ", 1)[1])
+    try:
+        assert load_policy(rescue).info["iterations"] == 20 and not out.exists()
+    finally:
+        shutil.rmtree(rescue.parent)

@@ -342,6 +342,32 @@ def test_bad_settings_are_named_and_write_nothing(argv, message, tmp_path, capsy
     assert not out.exists()
 
 
+def test_a_second_run_on_a_folder_in_use_is_refused_in_one_line(tmp_path, capfd):
+    from elements_ai.files import folder_lock
+
+    argv = ["tournament", "--quiet", "--game", SMALL, "--agents", "random", "rules", "--games", "2", "--workers", "1",
+            "--out", str(tmp_path)]
+    with folder_lock(tmp_path):  # what a run holds while it plays
+        assert cli.main(argv) == 2
+        err = capfd.readouterr().err
+        assert err.strip() == (f"elements-ai: error: results folder {tmp_path} is in use by another run; wait for it "
+                               "to end or choose another folder"), err
+        assert not (tmp_path / "games.csv").exists()
+        with pytest.raises(elements_ai.ParameterError, match="is in use by another run"):
+            tournament(SMALL, ["random", "rules"], games=2, workers=1, out=tmp_path, progress=False)
+    assert cli.main(argv) == 0  # the first run is over
+    assert len(read_games(tmp_path)) == 2
+
+
+def test_the_python_tournament_takes_a_loaded_game_and_names_what_it_cannot_take():
+    game = elements_ai.load_game(SMALL)
+    played = tournament(game, ["random", "rules"], games=2, workers=1, progress=False, report=False)
+    again = tournament(SMALL, ["random", "rules"], games=2, workers=1, progress=False, report=False)
+    assert played.drop(columns="seconds").equals(again.drop(columns="seconds"))
+    with pytest.raises(elements_ai.ParameterError, match="a tournament's game is a game string .* got int 7$"):
+        tournament(7, ["random", "rules"], games=2)
+
+
 def test_a_folder_of_another_tournament_is_refused_untouched(tmp_path, capsys):
     tournament(SMALL, ["random", "rules"], games=2, workers=1, out=tmp_path, progress=False)
     before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}

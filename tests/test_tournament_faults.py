@@ -176,3 +176,46 @@ def test_a_game_that_always_kills_its_worker_stops_the_tournament_in_one_line(ca
 def test_an_error_in_a_game_is_raised_as_itself():
     with pytest.raises(KeyError, match="a bot's bug"):
         list(run_local(_tasks(40), 2, play=_fail_on_one_game))
+
+
+def test_a_worker_whose_parent_is_gone_ends_quietly():
+    """A worker finishing a game after its tournament's process was killed has nobody
+    to send the result to: it stops, without a BrokenPipeError traceback."""
+    import multiprocessing
+
+    ours, theirs = multiprocessing.Pipe()
+    ours.send((0, 21))
+    ours.close()  # the parent is gone, the task it sent still in the pipe
+    played = []
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        runner._worker_main(theirs, lambda task: played.append(task) or task * 2)  # returns, raises nothing
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert played == [21]
+
+
+@pytest.mark.slow
+def test_killing_a_tournaments_process_ends_its_workers_quietly(tmp_path):
+    import subprocess
+
+    from commands import ENV, PACKAGE
+
+    out = tmp_path / "t"
+    parent = subprocess.Popen([*PACKAGE, "tournament", "--game", GAME, "--agents", *AGENTS, "--games", str(GAMES),
+                               "--workers", "2", "--quiet", "--out", str(out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and parent.poll() is None:
+        games = out / "games.csv"
+        if games.exists() and games.read_text().count("\n") > 20:
+            break
+        time.sleep(0.2)
+    workers = [pid for pid, command, _ in _descendants(parent.pid) if "multiprocessing" in command]
+    assert parent.poll() is None and workers, "the tournament ended before it could be killed"
+    parent.kill()
+    # The workers hold the parent's stderr: it ends when the last of them has.
+    _, err = parent.communicate(timeout=120)
+    assert b"Traceback" not in err and b"Error" not in err, err.decode()[-3000:]
+    assert not any(Path(f"/proc/{pid}").exists() and "multiprocessing" in Path(f"/proc/{pid}/cmdline").read_text()
+                   for pid in workers)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -116,6 +117,7 @@ def parse_spec(spec: str, **overrides: Any) -> tuple[BotEntry, dict[str, Any]]:
 
     if not isinstance(spec, str) or not spec.strip():
         raise ParameterError(f"bot spec {spec!r} is empty; bots are {', '.join(BOTS)}")
+    spec = unicodedata.normalize("NFKC", spec)  # full-width letters and digits read as ASCII ones
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if name not in BOTS:

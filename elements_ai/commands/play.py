@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from . import seed_value
+
 PLAY_EXAMPLES = """Each turn shows what your seat sees, the others' moves since your last one (hidden
 cards and choices as "(hidden)") and your moves, numbered: enter a number or the move
 as written. ? shows the help, quit (or Ctrl-D) stops; --save keeps the game so far.
@@ -53,7 +55,7 @@ def register(commands) -> None:
              "seat in seat order (default: rules; none in a one-player game)",
     )
     play_parser.add_argument("--seat", type=int, default=0, metavar="N", help="your seat, from 0 (default 0)")
-    play_parser.add_argument("--seed", type=int, default=0, help="seed of chance and the bots (default 0)")
+    play_parser.add_argument("--seed", type=seed_value, default=0, help="seed of chance and the bots (default 0)")
     play_parser.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter (repeatable)"
     )

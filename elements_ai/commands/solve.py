@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from . import seed_value
+
 # Those of ``solvers.cfr.ALGORITHMS`` and ``solvers.commands.MCCFR_ALGORITHMS``, named
 # here so that the parser does not import the solvers (a test checks they agree).
 ALGORITHMS: tuple[str, ...] = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "es-mccfr", "os-mccfr")
@@ -58,9 +60,10 @@ def register(commands) -> None:
     solve_parser.add_argument("--alpha", type=float, help="dcfr: positive regret discount (default 1.5)")
     solve_parser.add_argument("--beta", type=float, help="dcfr: negative regret discount (default 0)")
     solve_parser.add_argument("--gamma", type=float, help="dcfr, pcfr+: averaging power (default 2)")
-    solve_parser.add_argument("--seed", type=int, default=0, help="MCCFR: seed of the sampling (default 0)")
+    solve_parser.add_argument("--seed", type=seed_value, default=0, help="MCCFR: seed of the sampling (default 0)")
     solve_parser.add_argument("--memory", type=float, help="MCCFR: GB for the information-set table (default 2)")
     solve_parser.add_argument("--no-eval", action="store_true", help="do not measure exploitability while solving")
+    solve_parser.add_argument("--quiet", action="store_true", help="no progress bars")
     solve_parser.add_argument(
         "--threads", type=int, help="cores for the tabular solvers and exact exploitability (default: every core)"
     )
@@ -80,6 +83,7 @@ def register(commands) -> None:
     exploit_parser.add_argument("game", help="any pyspiel game string")
     exploit_parser.add_argument("file", nargs="?", help="a policy file written by elements-ai solve")
     exploit_parser.add_argument("--bot", help="a bot spec instead of a file, e.g. rules or ismcts:sims=100")
+    exploit_parser.add_argument("--quiet", action="store_true", help="no progress bars")
     exploit_parser.add_argument(
         "--samples", type=int, default=32, help="moves asked of a stochastic bot per information set (default 32)"
     )

@@ -7,6 +7,8 @@ import pathlib
 import sys
 import time
 
+from . import seed_value
+
 # The tournaments run with no --game and --agents: the three families (search, a
 # shipped self-play network, a shipped CFR policy) beside the rule-based bot and
 # random play. ``default`` is the full game of Elements, where no exact solution is
@@ -66,7 +68,7 @@ def register(commands) -> None:
     parser.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray")
     parser.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray)")
     parser.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"seed of chance and bots (default {DEFAULT_SEED})"
+        "--seed", type=seed_value, default=DEFAULT_SEED, help=f"seed of chance and bots (default {DEFAULT_SEED})"
     )
     parser.add_argument(
         "--out", type=pathlib.Path, default=None, metavar="DIR",

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from . import seed_value
+
 EXAMPLES = """examples:
   elements-ai train elements --steps 2048 --out runs/elements      the shipped agent's recipe, cut short
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --steps 2048 --out runs/small
@@ -42,7 +44,7 @@ def register(commands) -> None:
     parser.add_argument("--steps", type=int,
                         help="environment steps in all (a resumed run counts its own; default: the recipe's)")
     parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
-    parser.add_argument("--seed", type=int, help="default: the recipe's, else 0")
+    parser.add_argument("--seed", type=seed_value, help="default: the recipe's, else 0")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="where self-play runs: this process, or Ray actors (ppo only)")
     parser.add_argument("--actors", type=int, default=2, help="Ray actors for --backend ray (default 2)")
@@ -82,7 +84,7 @@ def hyperparameters(cls, pairs: list[str]) -> dict:
 def run_train(args) -> int:
     from ..agents.netbots import PLAY_FILE
     from ..core.params import ParameterError
-    from ..files import atomic_write, check_output_folder
+    from ..files import atomic_write, check_output_folder, folder_lock
 
     try:
         import torch  # noqa: F401
@@ -121,7 +123,8 @@ def run_train(args) -> int:
             actors = args.actors if args.backend == "ray" else 1
             trainer = PPOTrainer(game, args.out, config, seed=seed, progress=not args.quiet,
                                  backend=args.backend, actors=actors)
-            with trainer:
+            # Checked and read: from here on the run writes, one run at a time on the folder.
+            with trainer, folder_lock(args.out):
                 record_play()
                 row = trainer.train(steps)
         else:
@@ -129,8 +132,9 @@ def run_train(args) -> int:
                 raise ParameterError("--backend ray runs PPO actors; az runs locally")
             config = AZConfig(**{**defaults, **hyperparameters(AZConfig, args.set)})
             trainer = AlphaZeroTrainer(game, args.out, config, seed=seed, progress=not args.quiet)
-            record_play()
-            row = trainer.train(steps)
+            with folder_lock(args.out):
+                record_play()
+                row = trainer.train(steps)
     except ValueError as error:  # bad hyperparameters, a mismatched checkpoint folder, ...
         raise ParameterError(str(error)) from None
     scores = ", ".join(f"{k[6:]} {v:.3f}" for k, v in row.items() if k.startswith("score_") and k.count("_") == 1)

@@ -72,7 +72,7 @@ def selected(names: list[str], game: str | None) -> list[str]:
 
 def run_train(args) -> int:
     from ..core.params import ParameterError
-    from ..files import check_output_folder
+    from ..files import check_output_folder, folder_lock
     from ..selfplay.recipes import install, train
     from ..zoo import recipe
 
@@ -90,12 +90,13 @@ def run_train(args) -> int:
             except ImportError:
                 raise ParameterError(f"{name} trains by self-play, which needs PyTorch: pip install torch (a CPU "
                                      f"build) or 'elements-ai[selfplay]'") from None
-    for name in names:
-        record = train(recipe(name), out, steps=args.steps, progress=not args.quiet)
-        extra = f", exploitability {record['exploitability']:.2e}" if "exploitability" in record else ""
-        print(f"{name}: {record['steps']:,} steps in {record['train_seconds']:.0f} s{extra}; "
-              f"wrote {out / recipe(name).file}", file=sys.stderr)
-    if args.install:
-        for path in install(out, names):
-            print(f"installed {path}", file=sys.stderr)
+    with folder_lock(out):  # one run at a time on the folder
+        for name in names:
+            record = train(recipe(name), out, steps=args.steps, progress=not args.quiet)
+            extra = f", exploitability {record['exploitability']:.2e}" if "exploitability" in record else ""
+            print(f"{name}: {record['steps']:,} steps in {record['train_seconds']:.0f} s{extra}; "
+                  f"wrote {out / recipe(name).file}", file=sys.stderr)
+        if args.install:
+            for path in install(out, names):
+                print(f"installed {path}", file=sys.stderr)
     return 0

@@ -5,6 +5,8 @@ function takes the instance's configuration array ``cfg`` first, so one compiled
 kernel serves every parameter set of the game (no recompilation per variant). A
 game is a folder under ``games/``, one module per concern::
 
+    game.toml     what pyspiel registers before the kernel loads: names, player counts,
+                  utility, the parameters' defaults (``elements_ai.core.declaration``)
     rules.py      PARAMS, VARIANTS, configure, the state layout (``core.layout``) and
                   the rules: init, current_player, legal_mask, chance_outcomes, apply,
                   returns (and sample_legal, sample_chance)
@@ -15,8 +17,9 @@ game is a folder under ``games/``, one module per concern::
     strings.py    action_to_string, state_to_string, observation_string,
                   information_state_string
 
-and its ``__init__.py`` builds the ``Kernel`` with ``Kernel.from_rules(__name__, ...)``.
-A game may as well start as one module that defines everything.
+and its ``__init__.py`` builds the ``Kernel`` with ``Kernel.from_rules(__name__)``.
+A game may as well start as one module that defines everything (then not registered
+on import: ``core.spiel.register`` registers its kernel).
 
 Jitted functions, whose contracts ``core/rules.py`` states one by one::
 
@@ -56,10 +59,12 @@ import importlib
 import importlib.util
 import types
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .declaration import DECLARATION_FILE, Declaration
 from .layout import Piece
 from .observers import Privacy
 from .params import Param, ParameterError, ParamValue, int_range, one_of, resolve
@@ -171,18 +176,24 @@ class Kernel:
         ``configure`` come with the functions, ``VARIANTS`` when defined.
 
         ``info`` gives the rest: ``long_name``, ``min_num_players``,
-        ``max_num_players`` and any optional field. ``short_name`` defaults to the
-        game's folder name (or module name); the optional functions (``sample_legal``,
-        ``sample_chance``, ``resample``, ``heuristic``) are taken when defined.
+        ``max_num_players`` and any optional field; a package's ``game.toml``
+        (``elements_ai.core.declaration``) gives those it declares. ``short_name`` defaults
+        to the game's folder name (or module name); the optional functions
+        (``sample_legal``, ``sample_chance``, ``resample``, ``heuristic``) are taken
+        when defined.
 
         >>> from elements_ai.games import elements
-        >>> kernel = Kernel.from_rules(elements, long_name="Elements (2016)", min_num_players=2, max_num_players=2)
-        >>> kernel.short_name, kernel.heuristic is elements.heuristic.heuristic, kernel.variants["small"]["hand_size"]
-        ('elements', True, 2)
+        >>> kernel = Kernel.from_rules(elements)
+        >>> kernel.long_name, kernel.heuristic is elements.heuristic.heuristic, kernel.variants["small"]["hand_size"]
+        ('Elements (2016)', True, 2)
         """
         if isinstance(game, str):
             game = importlib.import_module(game)
         modules = _game_modules(game)
+        declared = _declared(game)
+        if declared is not None:
+            for name in ("long_name", "min_num_players", "max_num_players", "perfect_information", "deterministic"):
+                info.setdefault(name, getattr(declared, name))
 
         def find(name: str, required: bool = True):
             for module in modules:
@@ -227,6 +238,15 @@ _RULES_FUNCTIONS = KERNEL_FUNCTIONS + (
 
 # A game package's modules, by concern; each kernel function is looked up in them in this order.
 GAME_MODULES = ("rules", "resample", "heuristic", "endgame", "encode", "strings")
+
+
+def _declared(game: types.ModuleType) -> Declaration | None:
+    """A game package's declaration (``game.toml``), if it has one."""
+    for folder in getattr(game, "__path__", ()):
+        path = Path(folder) / DECLARATION_FILE
+        if path.is_file():
+            return Declaration.read(path, Path(folder).name)
+    return None
 
 
 def _game_modules(game: types.ModuleType) -> list[types.ModuleType]:

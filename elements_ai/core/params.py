@@ -19,6 +19,8 @@ from 1 to 100
 from __future__ import annotations
 
 import dataclasses
+import math
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -59,8 +61,12 @@ def int_range(low: int, high: int | None = None) -> Check:
 
 
 def at_least(low: float) -> Check:
-    """Numbers ``>= low``."""
-    return Check(lambda value: value >= low, f"a number >= {low:g}")
+    """Finite numbers ``>= low`` (neither infinity nor NaN is a setting).
+
+    >>> at_least(0.0).problem(float("inf")), at_least(0.0).problem(1.4)
+    ('a finite number >= 0', None)
+    """
+    return Check(lambda value: math.isfinite(value) and value >= low, f"a finite number >= {low:g}")
 
 
 def one_of(*choices: str) -> Check:
@@ -84,7 +90,7 @@ class Param:
     def allowed(self) -> str:
         if self.kind is bool:
             return "true or false"
-        return self.check.allowed if self.check is not ANY else f"any {_NOUNS[self.kind]}"
+        return self.check.allowed if self.check is not ANY else f"any {_NOUNS[self.kind].split(' ', 1)[1]}"
 
     def resolve(self, name: str, value: Any, owner: str) -> ParamValue:
         """``value`` converted to the parameter's type and checked; else ``ParameterError``."""
@@ -106,15 +112,20 @@ def convert(value: Any, kind: type) -> ParamValue | None:
     """``value`` as a ``kind`` (bool, int, float or str), or ``None`` when it is not one.
 
     Text is parsed ("true", "12", "1.5"): values arrive as text from game strings,
-    the command line and bot specs. A bool is never taken for a number.
+    the command line and bot specs. A bool is never taken for a number. Text is
+    normalised (Unicode NFKC), so that full-width digits make the same game as ASCII ones.
 
     >>> convert("True", bool), convert("12", int), convert(2, float), convert(12, str)
     (True, 12, 2.0, '12')
+    >>> convert("１_２_６", str)
+    '1_2_6'
     >>> convert(1.5, int) is None, convert(True, int) is None
     (True, True)
     """
     if isinstance(value, np.generic):
         value = value.item()
+    if isinstance(value, str):
+        value = unicodedata.normalize("NFKC", value)
     if kind is bool:
         if isinstance(value, bool):
             return value

@@ -1,7 +1,8 @@
 """The OpenSpiel face: one generic ``pyspiel.Game``/``State``/observer over a kernel.
 
-Every game is registered with ``pyspiel.register_game`` under its short name, so
-all of OpenSpiel's algorithms (CFR, best response, MCTS, evaluate_bots) run on it.
+Every game is registered with ``pyspiel.register_game`` under its short name (when
+``elements_ai`` is imported, from its declaration: ``games/__init__.py``), so all of
+OpenSpiel's algorithms (CFR, best response, MCTS, evaluate_bots) run on it.
 """
 
 from __future__ import annotations
@@ -11,14 +12,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from .declaration import declare
 from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel
 from .observers import view_of
 
 ILLEGAL = -100  # returned by checked_apply when the action is not allowed
-
-_SEQUENTIAL = pyspiel.GameType.Dynamics.SEQUENTIAL
-_TERMINAL_REWARDS = pyspiel.GameType.RewardModel.TERMINAL
 
 
 # --- numba for one state ------------------------------------------------------------------
@@ -69,41 +68,6 @@ def chance_support(cfg, state, probs):
 
 # --- the game ---------------------------------------------------------------------------------
 
-def _game_type(kernel: Kernel, perfect_information: bool, deterministic: bool, utility_sum, players: int):
-    if players == 1 or utility_sum is None:
-        utility = pyspiel.GameType.Utility.GENERAL_SUM
-    elif utility_sum == 0:
-        utility = pyspiel.GameType.Utility.ZERO_SUM
-    else:
-        utility = pyspiel.GameType.Utility.CONSTANT_SUM
-    return pyspiel.GameType(
-        short_name=kernel.short_name,
-        long_name=kernel.long_name,
-        dynamics=_SEQUENTIAL,
-        chance_mode=(
-            pyspiel.GameType.ChanceMode.DETERMINISTIC
-            if deterministic
-            else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-        ),
-        information=(
-            pyspiel.GameType.Information.PERFECT_INFORMATION
-            if perfect_information
-            else pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        ),
-        utility=utility,
-        reward_model=_TERMINAL_REWARDS,
-        max_num_players=kernel.max_num_players,
-        min_num_players=kernel.min_num_players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        # The public and private observation strings (core/observers.py).
-        provides_factored_observation_string=kernel.privacy is not None,
-        parameter_specification={name: p.default for name, p in kernel.params.items()},
-    )
-
-
 class KernelGame(pyspiel.Game):
     """A pyspiel game over a rules kernel; subclassed once per game by ``register``."""
 
@@ -114,13 +78,7 @@ class KernelGame(pyspiel.Game):
         self.params = kernel.resolve_params(params)
         self.config: Config = kernel.configure(self.params)
         config = self.config
-        game_type = _game_type(
-            kernel,
-            config.perfect_information,
-            config.deterministic,
-            config.utility_sum,
-            config.num_players,
-        )
+        game_type = declare(kernel, config).game_type()
         game_info = pyspiel.GameInfo(
             num_distinct_actions=config.num_actions,
             max_chance_outcomes=config.max_chance_outcomes,
@@ -300,9 +258,7 @@ class KernelState(pyspiel.State):
 
 
 def _load(game_string: str) -> KernelGame:
-    """The game ``game_string`` (used by pickle): a fresh process may not have registered the games yet."""
-    from ..games import KERNELS  # noqa: F401  (registers them)
-
+    """The game ``game_string`` (used by pickle; importing this module registered the games)."""
     return pyspiel.load_game(game_string)
 
 
@@ -392,22 +348,30 @@ class KernelObserver:
         return self._view.string(self._text)
 
 
+# Each kernel's Game class, made once (games/__init__.py registers factories that make them).
+_CLASSES: dict[Kernel, type[KernelGame]] = {}
+
+
+def game_class(kernel: Kernel) -> type[KernelGame]:
+    """The ``KernelGame`` subclass of ``kernel``'s game."""
+    cls = _CLASSES.get(kernel)
+    if cls is None:
+        cls = type(
+            "".join(part.title() for part in kernel.short_name.split("_")) + "Game",
+            (KernelGame,),
+            {"kernel": kernel, "__doc__": f"{kernel.long_name} as a pyspiel game.", "__module__": __name__},
+        )
+        # pickle finds classes by module and name: publish the class here.
+        globals()[cls.__name__] = cls
+        _CLASSES[kernel] = cls
+    return cls
+
+
 def register(kernel: Kernel) -> type[KernelGame]:
-    """Registers ``kernel`` with pyspiel under its short name; returns the Game class."""
-    cls = type(
-        "".join(part.title() for part in kernel.short_name.split("_")) + "Game",
-        (KernelGame,),
-        {"kernel": kernel, "__doc__": f"{kernel.long_name} as a pyspiel game."},
-    )
-    # pickle finds classes by module and name: publish the class here.
-    globals()[cls.__name__] = cls
-    default_config = kernel.configure(kernel.resolve_params({}))
-    registered_type = _game_type(
-        kernel,
-        kernel.perfect_information,
-        kernel.deterministic,
-        default_config.utility_sum,
-        default_config.num_players,
-    )
-    pyspiel.register_game(registered_type, cls)
+    """Registers ``kernel`` with pyspiel under its short name; returns the Game class.
+
+    The games under ``games/`` register on import; this is for a kernel made elsewhere.
+    """
+    cls = game_class(kernel)
+    pyspiel.register_game(declare(kernel).game_type(), cls)
     return cls

@@ -4,7 +4,8 @@
 The learner sees its seat's observation and mask; between two of its moves the
 environment plays the bots (``registry.make_bot``) and draws chance from its own
 generator, and the reward of a step is the learner's part of ``state.rewards()``
-over all of it (the return, at the end).
+over all of it (the return, at the end). A deal that ends before the learner's first
+move is dealt again, and ``reset``'s info counts it (``skipped_deals``).
 
 >>> env = ElementsGym("elements(single_round=true)", ["rules"], seat=1)
 >>> observation, info = env.reset(seed=2)
@@ -32,6 +33,8 @@ from ..core.params import ParameterError
 from ._common import RENDER_MODES, Face, GameView, load
 
 ILLEGAL = ("raise", "lose")
+# A seat that had no move in this many deals in a row never gets one: reset says so.
+MAX_SKIPPED_DEALS = 1000
 
 
 class ElementsGym(GameView, gymnasium.Env):
@@ -96,17 +99,22 @@ class ElementsGym(GameView, gymnasium.Env):
                      for (seat, spec), seed in zip(self.bot_specs.items(), seeds)}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """The learner's first observation, and ``info["skipped_deals"]``: the deals
+        that ended before the learner had a move (the bots ended the game, or chance
+        did) and were dealt again, as an episode without a move is not one to learn from."""
         super().reset(seed=seed)
         if seed is not None:
             self._make_bots()
-        self.game_state = state = self.game.new_initial_state()
-        for bot in self.bots.values():
-            bot.restart_at(state)
-        self._over = False
-        self._play_others()
-        if state.is_terminal():
-            raise RuntimeError(f"{self._face.name}: the game ended before seat {self.seat} had a move")
-        return self._observe(), {}
+        for skipped in range(MAX_SKIPPED_DEALS + 1):
+            self.game_state = state = self.game.new_initial_state()
+            for bot in self.bots.values():
+                bot.restart_at(state)
+            self._over = False
+            self._play_others()
+            if not state.is_terminal():
+                return self._observe(), {"skipped_deals": skipped}
+        raise RuntimeError(f"{self._face.name}: {MAX_SKIPPED_DEALS + 1} deals in a row ended before seat {self.seat} "
+                           f"had a move")
 
     def step(self, action: Any):
         if self.game_state is None:

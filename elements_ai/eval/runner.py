@@ -34,21 +34,24 @@ import json
 import logging
 import multiprocessing
 import multiprocessing.connection
+import numbers
 import os
 import pathlib
 import pickle
 import signal
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
-from tqdm.auto import tqdm
+import pyspiel
 
 from .. import load_game
 from ..agents import make_bot, play_game
 from ..core.params import ParameterError
-from ..files import check_output_folder, write_text
-from .schedule import MODES, ScheduledGame, build_schedule
+from ..files import check_output_folder, folder_lock, write_text
+from ..progress import progress_bar
+from .schedule import MODES, ScheduledGame, build_schedule, tables
 from .sprt import SPRT
 
 CONFIG_FILE = "tournament.json"
@@ -61,6 +64,13 @@ BACKENDS = ("local", "ray")
 # Bump when the schedule, the seeds or games.csv change meaning: a results folder
 # written under another format is then refused instead of mixed in.
 FORMAT = 1
+# The largest seed, as every command's --seed (``commands.MAX_SEED``; a test checks they agree).
+MAX_SEED = 2**63 - 1
+# Memory one game of the schedule costs while the tournament runs: its schedule entry,
+# its row once played and its share of the final table (tracemalloc's peak over 20,000
+# games of elements(single_round=true): 1.2 kB a game; rows read back from games.csv
+# hold their own copies of the strings, hence the margin).
+GAME_BYTES = 2_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,9 +137,15 @@ def make_config(
     elements_ai.core.params.ParameterError: bot spec 'mcts:simz=3' (mcts): unknown parameter 'simz'; parameters \
 are c, depth, rollout, rollouts, seconds, select, sims, worlds
     """
+    if isinstance(game, pyspiel.Game):
+        game = str(game)  # a game loaded already: its game string
+    if not isinstance(game, str):
+        raise ParameterError(f"a tournament's game is a game string such as 'elements(single_round=true)' or a "
+                             f"game from load_game, got {type(game).__name__} {game!r}")
     loaded = load_game(game)
     players = loaded.num_players()
-    agents = tuple(agents)
+    # Specs are text: full-width letters and digits read as ASCII ones, as in a game string.
+    agents = tuple(unicodedata.normalize("NFKC", spec) if isinstance(spec, str) else spec for spec in agents)
     if not agents:
         raise ParameterError("a tournament needs agents (bot specs such as 'random' or 'mcts:sims=500')")
     if players > 1 and len(agents) < 2:
@@ -145,16 +161,33 @@ are c, depth, rollout, rollouts, seconds, select, sims, worlds
     repeated = sorted({spec for spec in agents if agents.count(spec) > 1})
     if repeated:
         raise ParameterError(f"agent {repeated[0]!r} is listed twice")
-    if not isinstance(games, int) or games < 1:
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ParameterError(f"games must be a positive integer (games per table, seatings included), got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= MAX_SEED:
+        raise ParameterError(f"a seed is an integer from 0 to {MAX_SEED}, got {seed!r}")
     if mode not in MODES:
         raise ParameterError(f"unknown tournament mode {mode!r}; modes are {', '.join(MODES)}")
+    _check_fits(len(tables(players, len(agents), mode)) * games)
     if mode == "gauntlet" and players > 1 and len(agents) < 2:
         raise ParameterError("a gauntlet needs an agent and a field of at least one opponent")
     if sprt is not None and (len(agents) != 2 or players < 2):
         raise ParameterError(f"an SPRT stops a match between two agents, got {len(agents)} agents")
     return TournamentConfig(str(loaded), tuple(spec.strip() for spec in agents), games, int(seed), mode, sprt,
                             tuple(versions))
+
+
+def _check_fits(scheduled: int) -> None:
+    """``ParameterError`` at once for a tournament whose schedule and results would not
+    fit in this machine's memory: better than growing until the machine runs out."""
+    from ..system import format_bytes, format_count, machine_memory
+
+    needed = scheduled * GAME_BYTES
+    available = machine_memory()[1]
+    if needed > 0.9 * available:
+        raise ParameterError(
+            f"a tournament of {format_count(scheduled)} games needs about {format_bytes(needed)} for its schedule "
+            f"and results, and this machine has {format_bytes(available)} available: play fewer games (--games)"
+        )
 
 
 # --- one game ----------------------------------------------------------------------------------
@@ -305,7 +338,10 @@ def _worker_main(connection, play) -> None:
             except Exception:
                 error = RuntimeError(f"{type(error).__name__}: {error}").with_traceback(error.__traceback__)
             reply = (position, False, ExceptionWithTraceback(error, error.__traceback__))
-        connection.send(reply)
+        try:
+            connection.send(reply)
+        except OSError:  # the parent is gone (BrokenPipeError): nobody waits for the result
+            return
 
 
 class _Worker:
@@ -710,9 +746,19 @@ def play_tournament(
     """Plays the tournament ``config`` (from ``make_config``): ``tournament`` for a
     caller that has built the config already (the command line, to name the results
     folder). The keywords are ``tournament``'s."""
-    sprt = config.sprt
     _check_backend(backend, workers, address)
-    folder = check_output_folder(out, "results folder") if out is not None else None
+    if out is None:
+        return _play(config, workers, backend, address, None, progress, report)
+    folder = check_output_folder(out, "results folder")
+    read_results(folder, config)  # another tournament's folder is refused before anything is written
+    # One run at a time on a folder: a second one would play and record every game again.
+    with folder_lock(folder, "results folder"):
+        return _play(config, workers, backend, address, folder, progress, report)
+
+
+def _play(config: TournamentConfig, workers: int | None, backend: str, address: str | None,
+          folder: pathlib.Path | None, progress: bool, report: bool) -> pd.DataFrame:
+    sprt = config.sprt
     finished = read_results(folder, config) if folder is not None else {}
     schedule = config.schedule
 
@@ -725,11 +771,10 @@ def play_tournament(
     ]
     games_file = None
     if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
         if not (folder / CONFIG_FILE).exists():
             write_text(folder / CONFIG_FILE, config.to_json())
         games_file = _GamesFile(folder / GAMES_FILE)
-    bar = tqdm(
+    bar = progress_bar(
         total=len(schedule), initial=len(finished), unit="game", disable=not progress or not pending,
         desc=config.game.split("(")[0], dynamic_ncols=True,
     )

@@ -29,11 +29,11 @@ from typing import Any
 import numba
 import numpy as np
 import torch
-from tqdm.auto import tqdm
 
 from .. import load_game
 from ..agents.batched import BatchedSearch, evaluator
 from ..core.vec import VecEnv, batch_encode_information_state
+from ..progress import progress_bar
 from . import checkpoint, imitation
 from .net import PolicyValueNet, masked_entropy, masked_log_probs, value_bound
 from .ppo import evaluate, write_log
@@ -260,8 +260,8 @@ class AlphaZeroTrainer:
         """Trains until ``steps`` env steps (moves) in all; returns the last log row."""
         cfg, steps = self.config, int(steps)
         per_iteration = cfg.num_games * cfg.moves_per_iteration
-        bar = tqdm(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
-                   desc=f"az {self.game.kernel.short_name}")
+        bar = progress_bar(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
+                           desc=f"az {self.game.kernel.short_name}")
         row: dict[str, float] = self.log[-1] if self.log else {}
         saved_at = self.iteration
         if cfg.imitate and self.iteration == 0 and not self.log:

@@ -40,11 +40,11 @@ import numba
 import numpy as np
 import pandas as pd
 import torch
-from tqdm.auto import tqdm
 
 from .. import load_game
 from ..core.vec import VecEnv
 from ..files import atomic_write
+from ..progress import progress_bar
 from ..tables import write_csv
 from . import checkpoint, imitation
 from .match import mean_score, play, rotation, seat_scores
@@ -527,8 +527,8 @@ class PPOTrainer:
         steps = int(steps)
         cfg = self.config
         per_iteration = cfg.num_envs * cfg.rollout_steps
-        bar = tqdm(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
-                   desc=f"ppo {self.game.kernel.short_name}")
+        bar = progress_bar(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
+                           desc=f"ppo {self.game.kernel.short_name}")
         row: dict[str, float] = self.log[-1] if self.log else {}
         saved_at = self.iteration
         if cfg.imitate and self.iteration == 0 and not self.log:

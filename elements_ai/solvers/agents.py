@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from tqdm.auto import tqdm
 
 from ..agents.bots import SeatBot, fingerprint_of
 from ..core.params import Param, ParameterError
 from ..core.rng import uniform
+from ..progress import progress_bar
 from .policy import PolicyMismatch, PolicyTable, load_policy
 from .tree import Tree
 
@@ -149,7 +149,7 @@ def bot_policy(tree: Tree, spec: str, samples: int = 32, seed: int = 0, progress
     bots = [make_bot(spec, game, player, seed + player) for player in range(tree.num_players)]
     out = np.zeros(tree.num_sequences)
     infosets = range(tree.num_infosets)
-    for infoset in tqdm(infosets, desc=f"asking {spec}", disable=not progress, unit=" infosets"):
+    for infoset in progress_bar(infosets, desc=f"asking {spec}", disable=not progress, unit=" infosets"):
         first, stop = int(tree.infoset_first[infoset]), int(tree.infoset_first[infoset + 1])
         if stop - first == 1:
             out[first] = 1.0

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from typing import TextIO
@@ -120,8 +121,7 @@ def solve(
     if algorithm not in ALGORITHMS:
         every = ", ".join([*ALGORITHMS, *MCCFR_ALGORITHMS])
         raise ParameterError(f"unknown algorithm {algorithm!r}; the algorithms are {every}")
-    from tqdm.auto import tqdm
-
+    from ..progress import progress_bar
     from .cfr import CFRSolver
     from .compact import CompactCFRSolver
 
@@ -141,17 +141,30 @@ def solve(
     print(f"{solver.game}: {solver.tree.describe()}", file=stream)
     start = solver.iteration
     exploitability = None
-    with tqdm(total=iterations, desc=solver.algorithm, unit=" it", file=stream) as bar:
+    with progress_bar(total=iterations, desc=solver.algorithm, unit=" it", file=stream) as bar:
         for mark in _evaluation_points(iterations):
             solver.run(start + mark - solver.iteration)
             bar.update(solver.iteration - start - bar.n)
             if evaluate:
                 exploitability = solver.exploitability()
                 bar.set_postfix_str(f"exploitability {exploitability:.3e}")
-    solver.save(out)
+    _save(solver, out)
     if exploitability is not None:
         print(f"iterations {solver.iteration}, exploitability {exploitability!r}; wrote {out}", file=stream)
     return exploitability
+
+
+def _save(solver, out: str) -> None:
+    """Writes ``solver`` to ``out`` (checked before the work); should that fail all the
+    same (the folder gone, the disk full), the finished result goes to a new temporary
+    folder, which the error names."""
+    try:
+        solver.save(out)
+    except OSError as error:
+        rescue = os.path.join(tempfile.mkdtemp(prefix="elements-ai-solve-"), os.path.basename(out))
+        solver.save(rescue)
+        raise ParameterError(f"--out {out}: cannot write it ({error.strerror or error}); "
+                             f"the result is saved in {rescue}") from None
 
 
 def _compact_layout(game, layout: str) -> bool:
@@ -177,8 +190,7 @@ def _saved_layout(path: str) -> str:
 
 
 def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, threads, stream):
-    from tqdm.auto import tqdm
-
+    from ..progress import progress_bar
     from .mccfr import MCCFRSolver
 
     game = load_game_string(game_string) if game_string else None
@@ -200,7 +212,7 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
     start = solver.iteration
     exploitability = None
     chunks = 50
-    with tqdm(total=iterations, desc=algorithm, unit=" it", unit_scale=True, file=stream) as bar:
+    with progress_bar(total=iterations, desc=algorithm, unit=" it", unit_scale=True, file=stream) as bar:
         for c in range(1, chunks + 1):
             solver.run(start + iterations * c // chunks - solver.iteration)
             bar.update(solver.iteration - start - bar.n)
@@ -209,7 +221,7 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
                 bar.set_postfix_str(f"exploitability {exploitability:.3e}")
             else:
                 bar.set_postfix_str(f"{solver.num_infosets:,} infosets")
-    solver.save(out)
+    _save(solver, out)
     if exploitability is not None:
         print(f"iterations {solver.iteration}, exploitability {exploitability!r}; wrote {out}", file=stream)
     return exploitability

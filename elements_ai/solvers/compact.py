@@ -631,9 +631,9 @@ class _Builder:
 def _bar(progress: bool, desc: str, total: int | None = None):
     if not progress:
         return None
-    from tqdm.auto import tqdm
+    from ..progress import progress_bar
 
-    return tqdm(total=total, desc=desc, unit=" nodes", unit_scale=True)
+    return progress_bar(total=total, desc=desc, unit=" nodes", unit_scale=True)
 
 
 def count_compact(game: KernelGame, max_nodes: int | None = None, progress: bool = False) -> dict[str, float]:

@@ -25,11 +25,11 @@ import time
 
 import numba as nb
 import numpy as np
-from tqdm.auto import tqdm
 
 from ..core.generic import generic, rules
 from ..core.kernel import CHANCE, TERMINAL
 from ..core.spiel import KernelGame
+from ..progress import progress_bar
 from .flat import fingerprint_into, finish_tree, is_kernel_game
 from .memory import MAX_NODES, SOLVE_NODE_BYTES, TreeTooLarge, build_bytes, memory_budget, too_large
 
@@ -366,4 +366,4 @@ def _empty_arrays(players: int) -> dict:
 def _bar(progress: bool, desc: str, total: int | None = None):
     if not progress:
         return None
-    return tqdm(total=total, desc=desc, unit=" nodes", unit_scale=True)
+    return progress_bar(total=total, desc=desc, unit=" nodes", unit_scale=True)

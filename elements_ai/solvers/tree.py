@@ -26,9 +26,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pyspiel
-from tqdm.auto import tqdm
 
 from ..core.kernel import CHANCE, TERMINAL
+from ..progress import progress_bar
 from .estimate import TreeEstimate, check_fits, estimate_tree
 from .flat import Tree, check_game, finish_tree, is_kernel_game
 from .kernel_tree import tree_from_kernel
@@ -196,7 +196,7 @@ def build_tree(
         return tree_from_kernel(game, max_nodes=max_nodes, max_memory=budget, progress=progress)
     if not progress:
         return tree_from_pyspiel(game, max_nodes=max_nodes)
-    with tqdm(total=int(estimate.nodes), desc="building tree", unit=" nodes", unit_scale=True) as bar:
+    with progress_bar(total=int(estimate.nodes), desc="building tree", unit=" nodes", unit_scale=True) as bar:
 
         def report(nodes: int) -> None:
             bar.update(nodes - bar.n)

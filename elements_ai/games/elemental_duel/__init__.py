@@ -8,9 +8,4 @@
 
 from ...core.kernel import Kernel
 
-KERNEL = Kernel.from_rules(
-    __name__,
-    long_name="Elemental Duel",
-    min_num_players=2,
-    max_num_players=2,
-)
+KERNEL = Kernel.from_rules(__name__)

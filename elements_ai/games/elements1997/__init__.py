@@ -11,9 +11,4 @@
 
 from ...core.kernel import Kernel
 
-KERNEL = Kernel.from_rules(
-    __name__,
-    long_name="Elements (1997)",
-    min_num_players=3,
-    max_num_players=5,
-)
+KERNEL = Kernel.from_rules(__name__)

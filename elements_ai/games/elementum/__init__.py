@@ -22,11 +22,6 @@ from ...core.kernel import Kernel
 from .scorecard import ScoreCard, score, score_state
 from .strings import solo_rank
 
-KERNEL = Kernel.from_rules(
-    __name__,
-    long_name="Elementum",
-    min_num_players=1,
-    max_num_players=4,
-)
+KERNEL = Kernel.from_rules(__name__)
 
 __all__ = ["KERNEL", "ScoreCard", "score", "score_state", "solo_rank"]
