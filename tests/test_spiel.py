@@ -14,7 +14,7 @@ from commands import ENV
 from open_spiel.python.algorithms import ismcts, mcts
 
 import elements_ai
-from elements_ai.core.declaration import Declaration, check, declare
+from elements_ai.declaration import Declaration, check, declare
 from elements_ai.games import DECLARATIONS, KERNELS
 from elements_ai.testing import random_states
 

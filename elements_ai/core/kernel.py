@@ -6,7 +6,7 @@ kernel serves every parameter set of the game (no recompilation per variant). A
 game is a folder under ``games/``, one module per concern::
 
     game.toml     what pyspiel registers before the kernel loads: names, player counts,
-                  utility, the parameters' defaults (``elements_ai.core.declaration``)
+                  utility, the parameters' defaults (``elements_ai.declaration``)
     rules.py      PARAMS, VARIANTS, configure, the state layout (``core.layout``) and
                   the rules: init, current_player, legal_mask, chance_outcomes, apply,
                   returns (and sample_legal, sample_chance)
@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from .declaration import DECLARATION_FILE, Declaration
+from ..declaration import DECLARATION_FILE, Declaration
 from .layout import Piece
 from .observers import Privacy
 from .params import Param, ParameterError, ParamValue, int_range, one_of, resolve
@@ -177,7 +177,7 @@ class Kernel:
 
         ``info`` gives the rest: ``long_name``, ``min_num_players``,
         ``max_num_players`` and any optional field; a package's ``game.toml``
-        (``elements_ai.core.declaration``) gives those it declares. ``short_name`` defaults
+        (``elements_ai.declaration``) gives those it declares. ``short_name`` defaults
         to the game's folder name (or module name); the optional functions
         (``sample_legal``, ``sample_chance``, ``resample``, ``heuristic``) are taken
         when defined.

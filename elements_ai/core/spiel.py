@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .declaration import declare
+from ..declaration import declare
 from .generic import generic, rules
 from .kernel import CHANCE, TERMINAL, Config, Kernel
 from .observers import view_of

@@ -1,5 +1,5 @@
 """The games. Each lives in ``games/<name>/``: ``game.toml`` (what pyspiel registers,
-see ``elements_ai.core.declaration``), ``rules.py`` (the state layout and the rules) with
+see ``elements_ai.declaration``), ``rules.py`` (the state layout and the rules) with
 ``resample.py``, ``heuristic.py``, ``encode.py`` and ``strings.py`` beside it (or one
 module for everything, see ``core/kernel.py``), ``RULES.md`` (the rulings) and
 ``__init__.py`` exposing the kernel as ``KERNEL``.
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import pyspiel
 
-from ..core.declaration import DECLARATION_FILE, Declaration, check
+from ..declaration import DECLARATION_FILE, Declaration, check
 
 if TYPE_CHECKING:
     from ..core.kernel import Kernel

@@ -43,7 +43,7 @@ else:
     import tomli as tomllib
 
 if TYPE_CHECKING:
-    from .kernel import Config, Kernel
+    from .core.kernel import Config, Kernel
 
 __all__ = ["DECLARATION_FILE", "Declaration", "check", "declare"]
 
