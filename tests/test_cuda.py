@@ -1,41 +1,25 @@
 """The GPU vector face (core.vec_cuda) against the CPU face: the same seeds, the same games, bit for bit.
 
-On a machine with no CUDA driver numba's CUDA simulator stands for the GPU (set here,
-before numba.cuda is first imported): it runs every kernel in Python, one thread per
+On a machine with no CUDA driver numba's CUDA simulator stands for the GPU (set by
+conftest.py before numba.cuda is first imported): it runs every kernel in Python, one thread per
 GPU thread, so these tests keep to a few envs and steps. Tests that only a real GPU can
 answer (torch reading the arrays in place) say why they skip.
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import numba.core.config
 import numpy as np
 import pytest
 from commands import ENV
 
-
-def _has_cuda_driver() -> bool:
-    try:
-        ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return False
-    return True
-
-
-if "numba.cuda" not in sys.modules and not _has_cuda_driver():
-    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
-    numba.core.config.reload_config()
-
-import elements_ai  # noqa: E402
-from elements_ai.core import cuda as gpu  # noqa: E402
-from elements_ai.core.params import ParameterError  # noqa: E402
-from elements_ai.core.vec_cuda import as_device  # noqa: E402
+import elements_ai
+from elements_ai.core import cuda as gpu
+from elements_ai.core.params import ParameterError
+from elements_ai.core.vec_cuda import as_device
 
 REAL_GPU = not gpu.simulated() and gpu.available()
 pytestmark = [
@@ -195,3 +179,42 @@ def test_every_game_compiles_for_the_gpu_with_nvvm():
         pytest.skip(result.stdout.strip())
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert result.stdout.count(": ok") == 5 * len(elements_ai.GAMES)
+
+
+def test_ppo_on_the_gpu_refuses_what_only_the_cpu_plays(tmp_path):
+    pytest.importorskip("torch")
+    from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
+
+    game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
+    with pytest.raises(ValueError, match="device 'cuda' plays against the league alone: opponents=rules"):
+        PPOTrainer(game, tmp_path / "a", PPOConfig(opponents=("rules",)), device="cuda")
+    with pytest.raises(ValueError, match="device must be one of cpu, cuda, got 'gpu'"):
+        PPOTrainer(game, tmp_path / "b", PPOConfig(), device="gpu")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+@pytest.mark.slow
+def test_ppo_trains_on_the_gpu_and_resumes(tmp_path):
+    pytest.importorskip("torch")
+    from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
+
+    game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
+    envs = 256 if REAL_GPU else 4
+    config = PPOConfig(num_envs=envs, rollout_steps=6, hidden=(16,), eval_every=0, snapshot_every=1, epochs=1,
+                       minibatches=1, gamma=1.0, gae_lambda=1.0, self_play=1.0)
+    trainer = PPOTrainer(game, tmp_path, config, seed=0, progress=False, device="cuda")
+    batch = trainer.collector.collect()
+    # Every seat is the learner's: every decision is a transition (no env is ever at
+    # a chance node or over when it is asked to move).
+    assert len(batch["action"]) == envs * config.rollout_steps and batch["games"] > 0
+    assert bool(batch["mask"][range(len(batch["action"])), batch["action"]].all())
+    # With gamma = lambda = 1 an advantage is the return still to come less the value:
+    # in a game that ended, each seat's decisions get its final return, -1, 1, -2 or 2
+    # over the bound 2 (the others get the value of where their game stands at the end).
+    final = batch["advantage"] + batch["value"]
+    exact = ((final.abs() - 0.5).abs() < 1e-5) | ((final.abs() - 1.0).abs() < 1e-5)
+    assert int(exact.sum()) >= batch["games"] and bool(final.isfinite().all())
+    row = trainer.train(2 * envs * config.rollout_steps)
+    assert row["iteration"] == 2 and row["transitions"] > 0 and np.isfinite(row["policy_loss"])
+    resumed = PPOTrainer(game, tmp_path, seed=0, progress=False, device="cuda")
+    assert (resumed.iteration, resumed.env_steps) == (2, 2 * envs * config.rollout_steps)

@@ -133,7 +133,8 @@ class CudaVecEnv:
     ``chance_probs``, ``terminated`` and ``returns`` are numba device arrays (read them
     with ``copy_to_host()``, or give them to torch as they are), and so are what
     ``observation``, ``information_state`` and ``sample_actions`` return. ``state_dict``
-    and ``random_playouts`` answer on the host, like the CPU face.
+    and ``random_playouts`` answer on the host, like the CPU face. The other observation
+    types (``observe``, ``public_observation``) are the CPU face's alone.
 
     >>> import elements_ai
     >>> from elements_ai.core import cuda as gpu
