@@ -39,6 +39,15 @@ def main(games: list[str]) -> int:
     from elements_ai.core import vec_cuda
 
     failed = 0
+    ints, flags = np.zeros(2, np.int64), np.zeros(2, np.bool_)
+    try:  # the one kernel that calls no rules
+        args = (ints, ints, np.zeros((2, 3), np.bool_), np.zeros((2, 3)), ints)
+        cuda.compile_ptx(vec_cuda._first_illegal_kernel().py_func, tuple(numba.typeof(a) for a in args), cc=(9, 0))
+        cuda.compile_ptx(vec_cuda._seed_kernel().py_func, (numba.int64, numba.uint64[::1]), cc=(9, 0))
+        print("_first_illegal, _seed_streams: ok", flush=True)
+    except Exception as error:
+        failed += 1
+        print(f"_first_illegal, _seed_streams: FAILED {type(error).__name__}: {str(error)[:1500]}", flush=True)
     for name in games or elements_ai.GAMES:
         kernel = elements_ai.get_kernel(name)
         config = kernel.configure(kernel.resolve_params({}))

@@ -20,7 +20,7 @@ from .cuda import THREADS, blocks, cuda_kernel, require
 from .generic import generic, rules
 from .kernel import TERMINAL, Config, Kernel
 from .playouts import play_out
-from .rng import seeds_from
+from .rng import nth_stream
 from .vec import _SAVED, _illegal, illegal_message, sample_env, step_env
 
 # --- kernels, one env (or game) per thread --------------------------------------------
@@ -82,6 +82,22 @@ def _first_illegal(actions, players, masks, chance_probs, first):
 _first_illegal_kernel = cuda_kernel(_first_illegal)
 
 
+def _seed_streams(seed, rng):
+    i = cuda.grid(1)
+    if i < rng.shape[0]:
+        rng[i] = nth_stream(seed, i)
+
+
+_seed_kernel = cuda_kernel(_seed_streams)
+
+
+def seeds_on_device(seed: int, count: int):
+    """``core.rng.seeds_from(seed, count)``, computed on the GPU."""
+    rng = cuda.device_array(int(count), np.uint64)
+    _seed_kernel()[blocks(count), THREADS](int(seed), rng)
+    return rng
+
+
 # --- arrays -----------------------------------------------------------------------------
 
 
@@ -118,7 +134,7 @@ def random_playouts_on_device(kernel: Kernel, config: Config, num_games: int, se
     probs = cuda.device_array((g, max(config.max_chance_outcomes, 1)), np.float64)
     rets = cuda.device_array((g, config.num_players), np.float64)
     lengths = cuda.device_array(g, np.int64)
-    rng = cuda.to_device(seeds_from(int(seed), g))
+    rng = seeds_on_device(seed, g)
     _playouts[kernel][blocks(g), THREADS](cuda.to_device(config.cfg), states, masks, probs, rng, rets, lengths)
     return rets, lengths
 
@@ -188,7 +204,7 @@ class CudaVecEnv:
 
     def seed(self, seed: int) -> None:
         """Re-seeds the env's random streams (chance and ``sample_actions``)."""
-        self._rng = cuda.to_device(seeds_from(seed, self.num_envs))
+        self._rng = seeds_on_device(seed, self.num_envs)
 
     def _launch(self, restart, actions, autoreset: bool) -> None:
         self._step[blocks(self.num_envs), THREADS](
