@@ -162,7 +162,8 @@ def ppo_rate(num_envs: int, rollout_steps: int, hidden: tuple[int, ...], iterati
     return first, per_iteration / best
 
 
-def run(quick: bool, games: list[str]) -> pd.DataFrame:
+def run(quick: bool, games: list[str], save=lambda table: None) -> pd.DataFrame:
+    """The figures; ``save(table)`` is called after each game (a run cut short keeps them)."""
     rows = []
 
     def add(game, figure, batch, rate, unit="decisions", first=float("nan")):
@@ -187,6 +188,7 @@ def run(quick: bool, games: list[str]) -> pd.DataFrame:
             add(name, "gpu step", batch, rate, "env steps", first)
         add(name, "cpu playout", "", cpu_playouts(game, 256 if quick else 1 << 17, repeats))
         add(name, "cpu step", 4096, cpu_steps(name, 4096, 5 if quick else 50, repeats), "env steps")
+        save(pd.DataFrame(rows))
     if SIMULATED:
         print("  ppo train: not measured, no GPU (torch trains on the GPU's arrays in place)")
     elif "elements" in games:
@@ -237,11 +239,16 @@ def main(argv: list[str] | None = None) -> int:
     if not gpu.available():
         print(f"benchmarks/gpu.py: {gpu._unavailable()}", file=sys.stderr)
         return 2
-    table = with_targets(run(args.quick, args.games))
+    machine = {"gpu": gpu_name(), **provenance()}
+
+    def save(table: pd.DataFrame) -> None:
+        write_csv(with_targets(table).assign(**machine), args.out / "gpu.csv")
+
+    table = with_targets(run(args.quick, args.games, save))
     print()
     with pd.option_context("display.width", 220, "display.max_columns", 20, "display.max_colwidth", 80):
         print(table.to_string(index=False, float_format=lambda x: f"{x:,.4g}"))
-    write_csv(table.assign(gpu=gpu_name(), **provenance()), args.out / "gpu.csv")
+    save(table)
     print(f"\nwrote {args.out / 'gpu.csv'}")
     missed = [f"{row.game} {row.figure}: {row.target}" for row in table.itertuples() if "MISSED" in row.target]
     if missed:
