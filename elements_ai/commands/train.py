@@ -16,7 +16,10 @@ EXAMPLES = """examples:
       --set hidden=32_32
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
-  elements-ai train elements --steps 1000000 --out runs/gpu --device cuda --set num_envs=65536
+
+On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
+the league alone: add --set opponents= to a recipe with fixed bots, and --set num_envs=65536
+or so to fill the GPU.
 
 Real runs take more steps: the recipes' (elements-ai zoo list) take hundreds of thousands
 to millions, some after an imitation phase of their own.
