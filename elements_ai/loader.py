@@ -34,6 +34,8 @@ from .games import KERNELS
 __all__ = ["GAMES", "get_kernel", "load_game", "make_vec", "parse_params", "short_game", "split_game_string"]
 
 GAMES: tuple[str, ...] = tuple(KERNELS)
+# Where a vector env's games live: ``make_vec(..., device=...)``.
+DEVICES = ("cpu", "cuda")
 
 
 def get_kernel(name: str) -> Kernel:
@@ -182,17 +184,30 @@ def make_vec(
     seed: int = 0,
     auto_chance: bool = True,
     autoreset: bool = False,
+    device: str = "cpu",
     **params: Any,
 ) -> VecEnv:
     """A vector env of ``num_envs`` games ``name`` (a short name or a game string; see ``VecEnv``).
+
+    ``device="cuda"`` keeps the games on an NVIDIA GPU (``core.vec_cuda.CudaVecEnv``, the
+    same API, its arrays on the GPU; the ``gpu`` extra).
 
     >>> env = make_vec("elements", num_envs=8, seed=1, single_round=True)
     >>> env.current_player.shape, env.legal_mask.shape
     ((8,), (8, 10))
     """
+    if device not in DEVICES:
+        raise ParameterError(f"device must be one of {', '.join(DEVICES)}, got {device!r}")
     game, given = split_game_string(name)
     if given and params:
         raise ParameterError("give the parameters either in the game string or separately (keywords, -p), not both")
     kernel = get_kernel(game)
     config = kernel.configure(kernel.resolve_params({**given, **params}))
+    if device == "cuda":
+        from .core import cuda
+
+        cuda.require()
+        from .core.vec_cuda import CudaVecEnv
+
+        return CudaVecEnv(kernel, config, num_envs, seed=seed, auto_chance=auto_chance, autoreset=autoreset)
     return VecEnv(kernel, config, num_envs, seed=seed, auto_chance=auto_chance, autoreset=autoreset)

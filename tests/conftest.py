@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import subprocess
 import sys
 import time
@@ -11,6 +13,23 @@ import pytest
 
 HERE = Path(__file__).parent
 WARMUP = pytest.StashKey[str]()
+
+
+def _cuda_driver() -> bool:
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    return True
+
+
+# Without a CUDA driver numba's CUDA simulator stands for the GPU (tests/test_cuda.py):
+# numba reads the setting when it is first imported, so it is made before any test
+# module (or doctest) imports numba.cuda.
+if "NUMBA_ENABLE_CUDASIM" not in os.environ and not _cuda_driver():
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    if "numba.core.config" in sys.modules:
+        sys.modules["numba.core.config"].reload_config()
 
 
 def _whole_suite(config: pytest.Config) -> bool:

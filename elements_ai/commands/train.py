@@ -19,6 +19,10 @@ EXAMPLES = """examples:
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
+On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
+the league alone: add --set opponents= to a recipe with fixed bots, and --set num_envs=65536
+or so to fill the GPU.
+
 Real runs take more steps: the recipes' (elements-ai zoo list) take hundreds of thousands
 to millions, some after an imitation phase of their own.
 
@@ -48,6 +52,8 @@ def register(commands) -> None:
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="where self-play runs: this process, or Ray actors (ppo only)")
     parser.add_argument("--actors", type=int, default=2, help="Ray actors for --backend ray (default 2)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="where PPO's games and networks run (cuda: an NVIDIA GPU, the 'gpu' extra; ppo only)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a hyperparameter (repeatable; lists joined by _, e.g. hidden=128_128, "
                              "opponents=rules_random)")
@@ -122,7 +128,7 @@ def run_train(args) -> int:
             config = PPOConfig(**{**defaults, **hyperparameters(PPOConfig, args.set)})
             actors = args.actors if args.backend == "ray" else 1
             trainer = PPOTrainer(game, args.out, config, seed=seed, progress=not args.quiet,
-                                 backend=args.backend, actors=actors)
+                                 backend=args.backend, actors=actors, device=args.device)
             # Checked and read: from here on the run writes, one run at a time on the folder.
             with trainer, folder_lock(args.out):
                 record_play()
@@ -130,6 +136,8 @@ def run_train(args) -> int:
         else:
             if args.backend != "local":
                 raise ParameterError("--backend ray runs PPO actors; az runs locally")
+            if args.device != "cpu":
+                raise ParameterError("--device cuda trains PPO; az runs on the CPU")
             config = AZConfig(**{**defaults, **hyperparameters(AZConfig, args.set)})
             trainer = AlphaZeroTrainer(game, args.out, config, seed=seed, progress=not args.quiet)
             with folder_lock(args.out):

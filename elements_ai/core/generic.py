@@ -31,6 +31,13 @@ More placeholder modules can be bound, for hooks a caller chooses (the search's 
 and leaf value): a generic function that calls ``hooks.prior(...)`` is compiled with
 ``fn.specialize(kernel, hooks=functions(prior=..., leaf_value=...))``.
 
+The same functions run on an NVIDIA GPU through numba's CUDA target (``core.cuda``).
+A generic function declared ``@generic(target="cuda")`` is a CUDA kernel (one thread
+per game, say); indexed with a kernel it is compiled for that game's rules, and every
+function it reaches, generic or jitted, is compiled again from its Python source as a
+CUDA device function: the game's rules are the same code on both targets, and
+``device_function`` documents what that asks of them.
+
 Why this shape: numba resolves a global module's attributes at compile time, so
 replacing the placeholder by a module of one game's functions makes every call direct
 (and inlinable) with no function pointers. Each compiled copy is named after its game
@@ -77,9 +84,12 @@ class GenericFunction(Generic[P, R]):
     defined in a notebook compiles in every session).
     """
 
-    def __init__(self, py_func: Callable[P, R], options: Mapping[str, Any]):
+    def __init__(self, py_func: Callable[P, R], options: Mapping[str, Any], target: str = "cpu"):
+        if target not in ("cpu", "cuda"):
+            raise ValueError(f"{py_func.__name__}: target must be 'cpu' or 'cuda', got {target!r}")
         self.py_func = py_func
         self.options = {"cache": True, **options}
+        self.target = target
         functools.update_wrapper(self, py_func)
 
     def __repr__(self) -> str:
@@ -95,20 +105,21 @@ class GenericFunction(Generic[P, R]):
 
     def specialize(self, kernel: Kernel, **bound: types.ModuleType) -> Callable[P, R]:
         """The function compiled for ``kernel``, with other placeholders bound (``hooks=...``)."""
-        return _specialize(self, kernel, tuple(sorted(bound.items())))
+        return _specialize(self, kernel, tuple(sorted(bound.items())), self.target == "cuda")
 
 
-def generic(py_func: Callable[P, R] | None = None, **options: Any):
+def generic(py_func: Callable[P, R] | None = None, *, target: str = "cpu", **options: Any):
     """Declares a generic function (see the module docstring): ``@generic`` or ``@generic(**options)``.
 
     ``options`` are numba's ``njit`` options (``cache=True`` is implied), and
-    ``no_runtime=True`` for ``NO_RUNTIME``.
+    ``no_runtime=True`` for ``NO_RUNTIME``. ``target="cuda"`` declares a CUDA kernel
+    (its options are ``cuda.jit``'s).
     """
     if options.pop("no_runtime", False):
         options.update(NO_RUNTIME)
 
     def wrap(fn: Callable[P, R]) -> GenericFunction[P, R]:
-        return GenericFunction(fn, options)
+        return GenericFunction(fn, options, target)
 
     return wrap(py_func) if py_func is not None else wrap
 
@@ -164,10 +175,14 @@ def _outcome_from_probs(cfg, state, probs, u):
 
 
 _RULES: dict[Kernel, types.ModuleType] = {}
+_DEVICE_RULES: dict[Kernel, types.ModuleType] = {}
 
 
-def rules_of(kernel: Kernel) -> types.ModuleType:
-    """The module that stands for ``rules`` in functions compiled for ``kernel``."""
+def rules_of(kernel: Kernel, device: bool = False) -> types.ModuleType:
+    """The module that stands for ``rules`` in functions compiled for ``kernel`` (on the
+    GPU with ``device=True``: the same functions compiled as CUDA device functions)."""
+    if device:
+        return _device_rules(kernel)
     if kernel in _RULES:
         return _RULES[kernel]
     module = types.ModuleType(f"{kernel.short_name}_rules", f"The rules kernel of {kernel.short_name}.")
@@ -189,6 +204,31 @@ def rules_of(kernel: Kernel) -> types.ModuleType:
         module.sample_outcome = _outcome_by_hook[kernel]
     else:
         module.sample_outcome = _outcome_from_probs[kernel]
+    return module
+
+
+def _device_rules(kernel: Kernel) -> types.ModuleType:
+    if kernel in _DEVICE_RULES:
+        return _DEVICE_RULES[kernel]
+    from .cuda import device_function
+
+    host = rules_of(kernel)
+    module = types.ModuleType(f"{kernel.short_name}_device_rules", f"{kernel.short_name}'s rules kernel on the GPU.")
+    module.HAS_RESAMPLE = host.HAS_RESAMPLE
+    module.HAS_HEURISTIC = host.HAS_HEURISTIC
+    for name in (*rules.KERNEL_FUNCTIONS, "resample", "heuristic", "sample_legal", "sample_chance"):
+        if hasattr(host, name):
+            setattr(module, name, device_function(getattr(host, name)))
+    _DEVICE_RULES[kernel] = module  # before the samplers, which are compiled for this module
+    if kernel.sample_legal is not None:
+        module.sample_action = module.sample_action_masked = _specialize(_sample_by_hook, kernel, (), True)
+    else:
+        module.sample_action = _specialize(_sample_by_mask, kernel, (), True)
+        module.sample_action_masked = _specialize(_sample_from_mask, kernel, (), True)
+    if kernel.sample_chance is not None:
+        module.sample_outcome = _specialize(_outcome_by_hook, kernel, (), True)
+    else:
+        module.sample_outcome = _specialize(_outcome_from_probs, kernel, (), True)
     return module
 
 
@@ -229,11 +269,21 @@ def _bound_functions(module: types.ModuleType) -> list[Any]:
 
 
 @functools.cache
-def _specialize(template: GenericFunction, kernel: Kernel, bound: tuple[tuple[str, types.ModuleType], ...]):
-    placeholders = {"rules": rules_of(kernel), **dict(bound)}
+def _specialize(template: GenericFunction, kernel: Kernel, bound: tuple[tuple[str, types.ModuleType], ...],
+                device: bool = False):
+    """``template`` compiled for ``kernel``; with ``device``, for the GPU: a CUDA kernel
+    if it is declared one, else a device function, calling device copies of all it reaches."""
+    if template.target == "cuda" and not device:
+        raise TypeError(f"{template.__name__} is a CUDA kernel: it runs on the GPU only")
+    placeholders = {"rules": rules_of(kernel, device), **dict(bound)}
     unknown = sorted(set(placeholders) - set(_PLACEHOLDERS))
     if unknown:
         raise TypeError(f"{template.__name__}: unknown placeholder {unknown[0]!r}; placeholders are {_PLACEHOLDERS}")
+    if device:
+        from .cuda import device_function, device_module
+
+        for name, module in bound:
+            placeholders[name] = device_module(module)
     fn = template.py_func
     namespace = dict(fn.__globals__)
     for name, module in placeholders.items():
@@ -241,9 +291,13 @@ def _specialize(template: GenericFunction, kernel: Kernel, bound: tuple[tuple[st
     for name in fn.__code__.co_names:
         value = namespace.get(name)
         if isinstance(value, GenericFunction):
-            namespace[name] = _specialize(value, kernel, bound)
+            if value.target == "cuda":
+                raise TypeError(f"{template.__name__} calls the CUDA kernel {name}: a kernel is launched, not called")
+            namespace[name] = _specialize(value, kernel, bound, device)
+        elif device and isinstance(value, CPUDispatcher):
+            namespace[name] = device_function(value)
     roots: list[Any] = [fn]
-    for module in placeholders.values():
+    for module in (rules_of(kernel), *dict(bound).values()):  # the host modules: their sources
         roots.extend(_bound_functions(module))
     digest = _source_digest(roots)
     if bound:
@@ -256,4 +310,8 @@ def _specialize(template: GenericFunction, kernel: Kernel, bound: tuple[tuple[st
     options = dict(template.options)
     if not os.path.isfile(fn.__code__.co_filename):
         options["cache"] = False  # defined in a notebook or a doctest: no file to cache beside
+    if device:
+        from .cuda import compile_for_device
+
+        return compile_for_device(compiled, options, kernel=template.target == "cuda")
     return nb.njit(**options)(compiled)

@@ -29,13 +29,21 @@ def uniform(rng, i):
     return float(next_u64(rng, i) >> np.uint64(11)) * _TWO_POW_M53
 
 
+@nb.njit(cache=True, inline="always")
+def nth_stream(seed, i):
+    """Stream ``i`` of ``seed``: the ``i + 1``-th output of a splitmix64 stream started at
+    ``seed`` (so each is computed alone, on a GPU thread as well)."""
+    x = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) + np.uint64(i + 1) * _GOLDEN
+    x = (x ^ (x >> np.uint64(30))) * _MIX1
+    x = (x ^ (x >> np.uint64(27))) * _MIX2
+    return x ^ (x >> np.uint64(31))
+
+
 @nb.njit(cache=True)
 def seed_streams(seed, rng):
     """Fills ``rng`` with independent streams derived from one integer seed."""
-    base = np.zeros(1, np.uint64)
-    base[0] = np.uint64(seed & 0x7FFFFFFFFFFFFFFF)
     for i in range(rng.shape[0]):
-        rng[i] = next_u64(base, 0)
+        rng[i] = nth_stream(seed, i)
 
 
 @nb.njit(cache=True, inline="always")

@@ -93,23 +93,23 @@ def first_illegal(actions, players, masks, chance_probs):
     return -1
 
 
-@generic(parallel=True, no_runtime=True)
-def batch_step(cfg, states, actions, restart, rng, auto_chance, autoreset, views):
-    """Advances every env: a new game where ``restart`` (or, with ``autoreset``, where
+@generic(inline="always")
+def step_env(cfg, states, actions, restart, rng, auto_chance, autoreset, players, masks, chance_probs, terminated,
+             rets, i):
+    """Advances env ``i``: a new game where ``restart[i]`` (or, with ``autoreset``, where
     the game is over), else the (validated) action where it is not negative and the
     game goes on; then, with ``auto_chance``, chance outcomes until a player is to move.
+    The body of ``batch_step`` and of the GPU face's step (``core.vec_cuda``).
     """
-    # Unpacked before the parallel loop: read inside it, a record's arrays were not
-    # always written through (numba 0.68's parallel lowering).
-    players, masks, chance_probs, terminated, rets = views
-    for i in nb.prange(states.shape[0]):
-        state = states[i]
-        action = actions[i]
-        if restart[i] or (autoreset and players[i] == TERMINAL):
-            rules.init(cfg, state)
-            action = -1
-        elif action < 0 or players[i] == TERMINAL:
-            continue
+    state = states[i]
+    action = actions[i]
+    moves = True
+    if restart[i] or (autoreset and players[i] == TERMINAL):
+        rules.init(cfg, state)
+        action = -1
+    elif action < 0 or players[i] == TERMINAL:
+        moves = False
+    if moves:
         # One call of apply, for the action and the chance outcomes after it: the
         # kernel's apply is inlined, and each copy costs compile time.
         probs = chance_probs[i]  # its row is rewritten after
@@ -124,16 +124,33 @@ def batch_step(cfg, states, actions, restart, rng, auto_chance, autoreset, views
 
 
 @generic(parallel=True, no_runtime=True)
+def batch_step(cfg, states, actions, restart, rng, auto_chance, autoreset, views):
+    """``step_env`` for every env."""
+    # Unpacked before the parallel loop: read inside it, a record's arrays were not
+    # always written through (numba 0.68's parallel lowering).
+    players, masks, chance_probs, terminated, rets = views
+    for i in nb.prange(states.shape[0]):
+        step_env(cfg, states, actions, restart, rng, auto_chance, autoreset, players, masks, chance_probs, terminated,
+                 rets, i)
+
+
+@generic(inline="always")
+def sample_env(cfg, states, masks, chance_probs, players, rng, out, i):
+    """A uniformly random legal action of env ``i`` (a chance outcome at a chance node) into ``out[i]``."""
+    player = players[i]
+    if player >= 0:
+        out[i] = rules.sample_action_masked(cfg, states[i], masks[i], uniform(rng, i))
+    elif player == CHANCE:
+        out[i] = sample_index(chance_probs[i], chance_probs.shape[1], uniform(rng, i))
+    else:
+        out[i] = 0
+
+
+@generic(parallel=True, no_runtime=True)
 def batch_sample_actions(cfg, states, masks, chance_probs, players, rng, out):
     """A uniformly random legal action per env (a chance outcome at chance nodes)."""
     for i in nb.prange(masks.shape[0]):
-        player = players[i]
-        if player >= 0:
-            out[i] = rules.sample_action_masked(cfg, states[i], masks[i], uniform(rng, i))
-        elif player == CHANCE:
-            out[i] = sample_index(chance_probs[i], chance_probs.shape[1], uniform(rng, i))
-        else:
-            out[i] = 0
+        sample_env(cfg, states, masks, chance_probs, players, rng, out, i)
 
 
 @generic(parallel=True)
@@ -383,22 +400,27 @@ class VecEnv:
         return np.ascontiguousarray(array, dtype)
 
     def _illegal_message(self, env: int, action: int) -> str:
-        player = int(self.current_player[env])
-        cfg, state = self._cfg, self.states[env]
-        if player == CHANCE:
-            allowed = np.flatnonzero(self.chance_probs[env]).tolist()
-            what = "chance outcome"
-        else:
-            allowed = np.flatnonzero(self.legal_mask[env]).tolist()
-            what = f"action for player {player}"
+        return illegal_message(self.kernel, self._cfg, self.states[env], int(self.current_player[env]),
+                               self.legal_mask[env], self.chance_probs[env], env, action)
 
-        def named(a: int) -> str:
-            try:
-                return f"{a} ({self.kernel.action_to_string(cfg, state, player, a)})"
-            except Exception:  # an id out of range has no string
-                return str(a)
 
-        return (
-            f"{self.kernel.short_name}: env {env}: illegal {what} {named(action)}; "
-            f"legal: {', '.join(named(a) for a in allowed)}; state:\n{self.kernel.state_to_string(cfg, state)}"
-        )
+def illegal_message(kernel: Kernel, cfg: np.ndarray, state: np.ndarray, player: int, mask: np.ndarray,
+                    probs: np.ndarray, env: int, action: int) -> str:
+    """What ``step`` says of env ``env``'s illegal ``action``, from that env's rows."""
+    if player == CHANCE:
+        allowed = np.flatnonzero(probs).tolist()
+        what = "chance outcome"
+    else:
+        allowed = np.flatnonzero(mask).tolist()
+        what = f"action for player {player}"
+
+    def named(a: int) -> str:
+        try:
+            return f"{a} ({kernel.action_to_string(cfg, state, player, a)})"
+        except Exception:  # an id out of range has no string
+            return str(a)
+
+    return (
+        f"{kernel.short_name}: env {env}: illegal {what} {named(action)}; "
+        f"legal: {', '.join(named(a) for a in allowed)}; state:\n{kernel.state_to_string(cfg, state)}"
+    )

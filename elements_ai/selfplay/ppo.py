@@ -20,6 +20,10 @@ Same seed, same run: the env, the league draws and the network share one seed, a
 checkpoint holds everything the run needs (env states and streams, optimizer, league,
 opponents' random state), so a resumed run continues as if never stopped.
 
+With ``device="cuda"`` the games, the networks and the learning run on an NVIDIA GPU
+(``selfplay.cuda``: the league alone, no fixed bots or hint); evaluations still play
+on the CPU.
+
 >>> import tempfile, elements_ai
 >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
 >>> config = PPOConfig(num_envs=16, rollout_steps=8, hidden=(32,), eval_games=20, eval_every=1)
@@ -31,6 +35,7 @@ opponents' random state), so a resumed run continues as if never stopped.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from pathlib import Path
@@ -364,7 +369,7 @@ class PPOTrainer:
     algorithm = "ppo"
 
     def __init__(self, game, out: str | Path, config: PPOConfig | None = None, seed: int = 0,
-                 progress: bool = True, backend: str = "local", actors: int = 1):
+                 progress: bool = True, backend: str = "local", actors: int = 1, device: str = "cpu"):
         self.game = load_game(game) if isinstance(game, str) else game
         self.out = Path(out)
         self.progress = progress
@@ -379,6 +384,12 @@ class PPOTrainer:
         actors = int(actors)
         if actors < 1 or config.num_envs % actors:
             raise ValueError(f"actors must divide num_envs={config.num_envs}, got {actors}")
+        self.device = _check_device(device, config, backend, actors)
+        self.torch_device = "cpu"
+        if self.device == "cuda":
+            from .cuda import torch_device
+
+            self.torch_device = torch_device()
         torch.set_num_threads(config.threads)
         # On a shared machine a parallel region waits for its slowest thread: one numba
         # thread stepped small batches 5x faster than two on 2 busy cores.
@@ -392,7 +403,8 @@ class PPOTrainer:
         if config.imitate and saved is None:  # a bad teacher fails here, before the run writes anything
             imitation.teacher_players(self.game, VecEnv(self.game.kernel, gc, 1), config.imitate,
                                       config.imitation_opponent, config.imitation_visits)
-        self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden, config.hint)
+        self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden,
+                                  config.hint).to(self.torch_device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
         self.generator = torch.Generator().manual_seed(self.seed)
         self.iteration = 0
@@ -401,7 +413,11 @@ class PPOTrainer:
         # One actor's seed is the run's seed, so the local backend plays as documented.
         seeds = [self.seed if k == 0 else self.seed + 104729 * k for k in range(actors)]
         args = [(str(self.game), config.to_dict(), s, config.num_envs // actors) for s in seeds]
-        if backend == "ray":
+        if self.device == "cuda":
+            from .cuda import CudaCollector
+
+            self.actors = _LocalActors([CudaCollector(game, config, seed, envs) for game, _, seed, envs in args])
+        elif backend == "ray":
             from .distributed import RayActors
 
             self.actors = RayActors(Collector, args)
@@ -435,17 +451,18 @@ class PPOTrainer:
         n = len(batch["action"])
         if n == 0:
             return {}
-        info = torch.from_numpy(batch["info"])
-        mask = torch.from_numpy(batch["mask"])
-        hint = torch.from_numpy(batch["hint"]) if net.hint else None
-        action = torch.from_numpy(batch["action"])
-        old_log_prob = torch.from_numpy(batch["log_prob"])
-        advantage = torch.from_numpy(batch["advantage"])
-        target = advantage + torch.from_numpy(batch["value"])
+        # The collectors' arrays, or tensors already on the device (selfplay.cuda): no copy.
+        info = torch.as_tensor(batch["info"])
+        mask = torch.as_tensor(batch["mask"])
+        hint = torch.as_tensor(batch["hint"]) if net.hint else None
+        action = torch.as_tensor(batch["action"])
+        old_log_prob = torch.as_tensor(batch["log_prob"])
+        advantage = torch.as_tensor(batch["advantage"])
+        target = advantage + torch.as_tensor(batch["value"])
         size = max(1, n // cfg.minibatches)
         stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clip_fraction": []}
         for _ in range(cfg.epochs):
-            order = torch.randperm(n, generator=self.generator)
+            order = torch.randperm(n, generator=self.generator).to(info.device)
             for start in range(0, n, size):
                 idx = order[start : start + size]
                 logits, value = net(info[idx], None if hint is None else hint[idx])
@@ -477,8 +494,8 @@ class PPOTrainer:
         cfg = self.config
         start = time.perf_counter()
         batches = self.actors.call("collect_with", self.net.state_dict())
-        batch = {key: np.concatenate([b[key] for b in batches]) for key in batches[0]
-                 if key not in ("games", "env_steps")}
+        join = torch.cat if self.device == "cuda" else np.concatenate
+        batch = {key: join([b[key] for b in batches]) for key in batches[0] if key not in ("games", "env_steps")}
         self.env_steps += sum(b["env_steps"] for b in batches)
         self.net.train()
         stats = self._update(batch)
@@ -513,10 +530,11 @@ class PPOTrainer:
         """Scores of the current policy against ``eval_opponents`` (fixed seeds: comparable over time)."""
         row = {}
         self.net.eval()
+        net = self.net if self.device == "cpu" else copy.deepcopy(self.net).cpu()  # games are played on the CPU
         for k, spec in enumerate(self.config.eval_opponents):
             if spec == "rules" and self.game.kernel.heuristic is None:
                 continue
-            score, low, high = evaluate(self.net, self.game, spec, self.config.eval_games, self.seed + 100 + k)
+            score, low, high = evaluate(net, self.game, spec, self.config.eval_games, self.seed + 100 + k)
             row[f"score_{spec}"], row[f"score_{spec}_low"], row[f"score_{spec}_high"] = score, low, high
         self.net.train()
         return row
@@ -553,7 +571,7 @@ class PPOTrainer:
             "algorithm": self.algorithm,
             "game": str(self.game),
             "architecture": self.net.architecture(),
-            "model": self.net.state_dict(),
+            "model": {name: tensor.cpu() for name, tensor in self.net.state_dict().items()},
             "iteration": self.iteration,
             "env_steps": self.env_steps,
             "seed": self.seed,
@@ -593,6 +611,27 @@ class PPOTrainer:
             raise checkpoint.CheckpointError(
                 f"{saved['path']} cannot resume this run ({type(error).__name__}: {error})"
             ) from None
+
+
+DEVICES = ("cpu", "cuda")
+
+
+def _check_device(device: str, config: PPOConfig, backend: str, actors: int) -> str:
+    """``device``, once it is known to run ``config`` (``ValueError`` in one line when not)."""
+    if device not in DEVICES:
+        raise ValueError(f"device must be one of {', '.join(DEVICES)}, got {device!r}")
+    if device == "cuda":
+        from ..core import cuda
+        from .cuda import unsupported
+
+        if backend != "local" or actors != 1:
+            raise ValueError("device 'cuda' runs one local collector: no --backend ray")
+        if unsupported(config):
+            raise ValueError(f"device 'cuda' plays against the league alone: {unsupported(config)} needs device 'cpu'")
+        cuda.require()
+        if not cuda.simulated() and not torch.cuda.is_available():
+            raise ValueError("device 'cuda': this torch has no CUDA (torch.cuda.is_available() is False)")
+    return device
 
 
 def write_log(log: list[dict[str, float]], out: Path) -> None:

@@ -19,6 +19,8 @@ players, 454 for 5.
 
 from __future__ import annotations
 
+import math
+
 import numba as nb
 import numpy as np
 
@@ -807,6 +809,18 @@ def apply(cfg, state, action):
                 _next_discarder(cfg, state)
 
 
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _round_half_even(x):
+    """``np.round(x)`` (halves to the even neighbour) as an integer, from ``math.floor``:
+    NVVM has no ``llvm.rint``, which ``np.round`` compiles to, and the GPU no ``np.floor``
+    of a scalar."""
+    low = math.floor(x)
+    rest = x - low  # exact: low <= x < low + 1
+    if rest > 0.5 or (rest == 0.5 and low % 2 != 0):
+        low += 1
+    return low
+
+
 @nb.njit(cache=True, _nrt=False)
 def returns(cfg, state, out):
     for p in range(out.shape[0]):
@@ -823,7 +837,7 @@ def returns(cfg, state, out):
         largest = 0
         for p in range(n):
             exact = n * state[S.score + p] - total
-            rounded = np.int64(np.round(exact * units / n))
+            rounded = np.int64(_round_half_even(exact * units / n))
             out[p] = rounded
             residual += rounded
             if abs(exact) > abs(n * state[S.score + largest] - total):
