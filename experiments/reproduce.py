@@ -2,6 +2,7 @@
 
     python experiments/reproduce.py                       # the three small recipes (a few minutes on 2 cores)
     python experiments/reproduce.py ppo-elements-small    # one recipe
+    python experiments/reproduce.py ppo-elements-small --steps 30000   # a run cut short, against the band
     python experiments/reproduce.py ppo-elements-small --seeds 2 3 4 5 6 7 8 9   # draws with other seeds
     python experiments/reproduce.py --quick               # a few thousand steps (seconds), into a temporary folder
 
@@ -99,18 +100,20 @@ def draws(entry: zoo.Recipe, seeds: list[int], out: Path, workers: int, steps: i
     return pd.DataFrame(rows)
 
 
-def markdown(table: pd.DataFrame, name: str) -> str:
+def markdown(table: pd.DataFrame) -> str:
     lines = ["| run | seed | exploitability | against `rules` | largest probability difference | "
              "most likely action the same |", "|---|---|---|---|---|---|"]
     for r in table.itertuples():
         lines.append(f"| {r.run} | {r.seed} | {r.exploitability:.4f} | {r.versus_rules:+.4f} | "
                      f"{r.max_difference:.3f} | {r.greedy_agreement:.2%} |")
+    return "\n".join(lines) + "\n"
+
+
+def band_line(table: pd.DataFrame, name: str) -> str:
     drawn = table[table["run"] == "draw"]
     band = reproduce.band_of(drawn)
-    lines.append("")
-    lines.append(f"Band of `{name}` ({len(drawn)} draws): " + ", ".join(
-        f"{k} [{lo:.3f}, {hi:.3f}]" for k, (lo, hi) in band.items()))
-    return "\n".join(lines) + "\n"
+    return f"band of {name} ({len(drawn)} draws): " + ", ".join(
+        f"{k} [{lo:.3f}, {hi:.3f}]" for k, (lo, hi) in band.items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     args.add_argument("--out", type=Path, default=None,
                       help="results folder of --seeds (default experiments/results/reproduce; with --quick a temporary "
                            "folder)")
+    args.add_argument("--steps", type=at_least_one, default=None,
+                      help="fewer steps or iterations than the recipe's (default: the recipe's)")
     args.add_argument("--seeds", type=int, nargs="+", default=None, help="draws of one network recipe with these seeds")
     args.add_argument("--workers", type=at_least_one, default=1, help="processes for --seeds (default 1)")
     args.add_argument("--record", action="store_true",
@@ -139,29 +144,30 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     runs = args.runs or Path(tempfile.mkdtemp(prefix="reproduce-"))
     if args.seeds:
-        if len(entries) != 1 or entries[0].kind == "cfr" or 1 in args.seeds:
+        if len(entries) != 1 or entries[0].kind == "cfr" or entries[0].seed in args.seeds:
             print("reproduce.py: --seeds draws one network recipe, with seeds other than its own", file=sys.stderr)
             return 2
         entry = entries[0]
-        steps = QUICK_STEPS[entry.kind] if args.quick else None
+        steps = QUICK_STEPS[entry.kind] if args.quick else args.steps
         table = draws(entry, args.seeds, runs, args.workers, steps)
         out = results_folder("reproduce", args.out, args.quick)
         out.mkdir(parents=True, exist_ok=True)
         write_csv(table, out / "draws.csv")
-        (out / "draws.md").write_text(markdown(table, entry.name))
+        (out / "draws.md").write_text(markdown(table))
         write_run(out / "draws.run.json", run_record("reproduce.py", argv, measured_with, recipe=entry.name,
                                                      seeds=args.seeds, steps=steps or entry.steps))
-        print(markdown(table, entry.name))
+        print(markdown(table))
+        print(band_line(table, entry.name))
         return 0
     print(f"this machine: {reproduce.describe(reproduce.arithmetic())}")
     yardsticks = {}
     for entry in entries:
         if entry.kind != "cfr" and entry.game not in yardsticks and entry.name in reproduce.BANDS:
             yardsticks[entry.game] = reproduce.Yardstick(elements_ai.load_game(entry.game))
-        steps = QUICK_STEPS[entry.kind] if args.quick else None
+        steps = QUICK_STEPS[entry.kind] if args.quick else args.steps
         same, lines = compare(entry, runs / entry.name, steps, yardsticks)
         print("\n".join(lines), flush=True)
-        if args.record and same and not args.quick:
+        if args.record and same and not args.quick and args.steps is None:
             reproduce.record_reproduction(entry.name, measured_with["commit"])
             print(f"  recorded this machine in {entry.name}'s reproduced_on")
     return 0

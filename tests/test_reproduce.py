@@ -80,7 +80,7 @@ def test_bits_are_expected_only_on_a_machine_with_the_recorded_arithmetic():
     why = reproduce.bits_expected(net, {"trained_on": other}, here)
     assert why is not None and "\n" not in why
     assert reproduce.describe(other) in why and reproduce.describe(here) in why
-    assert "no machine recorded" in reproduce.bits_expected(net, {}, here)
+    assert "names no machine that gave its bits" in reproduce.bits_expected(net, {}, here)
     # A setting that changes torch's kernels changes the arithmetic.
     assert reproduce.bits_expected(net, {"trained_on": {**here, "settings": {"ATEN_CPU_CAPABILITY": "default"}}},
                                    here) is not None
@@ -109,7 +109,7 @@ def test_the_band_is_the_one_the_published_draws_imply():
     assert zoo.recipe(SMALL_NET).seed not in run["seeds"]  # the shipped seed is not among those calibrating
     assert run["steps"] == zoo.recipe(SMALL_NET).steps
     assert reproduce.BANDS[SMALL_NET] == reproduce.band_of(drawn)
-    assert f"Band of `{SMALL_NET}` ({len(drawn)} draws)" in (out / "draws.md").read_text()
+    assert (out / "draws.md").read_text().count("\n| draw |") == len(drawn)
 
 
 @pytest.mark.slow

@@ -13,10 +13,10 @@ lists the machines where a full-length retrain gave a shipped file's bits
 
 The CFR recipes add, multiply, divide and take maxima in numba, which compiles them
 without fast-math and so in IEEE order on any instruction set, and call no BLAS: their
-bits come back on any machine. A network's are compared by behaviour instead:
+bits come back on any machine. Elsewhere a network is held to how it plays:
 ``Yardstick`` measures a network for a game small enough to solve exactly (its exact
 exploitability, its expected return against ``rules``, its action probabilities at
-every information set), and ``BANDS`` states where a fresh draw of a recipe lands.
+every information set), and ``BANDS`` states where a fresh draw of its recipe lands.
 
 >>> record = arithmetic()
 >>> sorted(record)
@@ -114,9 +114,11 @@ def bits_expected(entry: Recipe, listed: dict[str, Any], here: dict[str, Any] | 
     machines = known_machines(listed)
     if any(same_arithmetic(here, m) for m in machines):
         return None
-    known = "; ".join(describe(m) for m in machines) or "no machine recorded (trained before machines were)"
-    return (f"{entry.name} is bit-exact only where its arithmetic was: trained or reproduced on {known}; "
-            f"this machine is {describe(here)}")
+    if not machines:
+        return (f"{entry.name} names no machine that gave its bits (it was trained before machines were "
+                f"recorded); this machine: {describe(here)}")
+    known = "; ".join(describe(m) for m in machines)
+    return f"{entry.name} gave its bits on {known}; not on this machine: {describe(here)}"
 
 
 # Where a full-length run of a network recipe lands, by recipe: each measure's lowest
