@@ -149,3 +149,25 @@ def test_a_full_length_run_plays_as_a_draw_of_the_recipe_and_a_short_one_does_no
     assert rebuilt.outside(band) == []
     train(entry, tmp_path, steps=entry.steps // 10, progress=False)
     assert stick.measure(tmp_path / entry.file).outside(band)
+
+
+def test_an_installed_run_carries_the_machine_it_was_trained_on_into_the_manifest(tmp_path, monkeypatch):
+    import elements_ai.zoo.train as zoo_train
+
+    shipped = tmp_path / "shipped"
+    monkeypatch.setattr(zoo, "MANIFEST", shipped / "manifest.json")
+    monkeypatch.setattr(zoo_train, "MANIFEST", shipped / "manifest.json")
+    monkeypatch.setattr(zoo_train, "SHIPPED", shipped)
+    entry = zoo.recipe("cfr-elements-small")
+    train(entry, tmp_path / "run", steps=10, progress=False)
+    record = tmp_path / "run" / f"{entry.name}.json"
+    # Installed as if it had run at full length: only its manifest entry is looked at.
+    record.write_text(json.dumps({**json.loads(record.read_text()), "steps": entry.steps}))
+    zoo_train.install(tmp_path / "run", [entry.name])
+    listed = json.loads((shipped / "manifest.json").read_text())[entry.name]
+    assert listed["trained_on"] == reproduce.arithmetic() and reproduce.known_machines(listed) == [listed["trained_on"]]
+    reproduce.record_reproduction(entry.name, "c" * 40)  # the same arithmetic: known already
+    assert "reproduced_on" not in zoo.manifest()[entry.name]
+    other = {**reproduce.arithmetic(), "torch_kernels": "AVX512"}
+    reproduce.record_reproduction(entry.name, "c" * 40, here=other)
+    assert zoo.manifest()[entry.name]["reproduced_on"] == [{**other, "commit": "c" * 40}]

@@ -257,9 +257,9 @@ def record_reproduction(name: str, commit: str, here: dict[str, Any] | None = No
     if name not in listed:
         raise ValueError(f"{name} is not shipped")
     here = arithmetic() if here is None else here
-    machines = listed[name].setdefault("reproduced_on", [])
-    if not any(same_arithmetic(here, m) for m in known_machines(listed[name])):
-        machines.append({**here, "commit": commit})
+    if any(same_arithmetic(here, m) for m in known_machines(listed[name])):
+        return
+    listed[name].setdefault("reproduced_on", []).append({**here, "commit": commit})
     with atomic_write(MANIFEST, "w") as handle:
         json.dump(listed, handle, indent=2, sort_keys=True)
         handle.write("\n")
