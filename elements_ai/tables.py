@@ -62,13 +62,23 @@ def _commit() -> str:
     return head + ("-dirty" if changes else "")
 
 
-def _machine() -> str:
+def cpu_model() -> str:
+    """The processor's model name (``/proc/cpuinfo``'s where there is one).
+
+    >>> cpu_model() != ""
+    True
+    """
     cpu = platform.processor() or platform.machine() or "unknown CPU"
     try:
         with open("/proc/cpuinfo") as handle:
             cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), cpu)
     except OSError:
         pass
+    return cpu
+
+
+def _machine() -> str:
+    cpu = cpu_model()
     try:
         memory = f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 1e9:.1f} GB"
     except (AttributeError, ValueError, OSError):  # no sysconf on Windows

@@ -291,3 +291,30 @@ def test_full_deck_solve_quick(tmp_path):
     game = elements_ai.load_game(run["game"])
     assert load_policy(policy, game).evaluate(build_tree(game)).exploitability == pytest.approx(
         curve["exploitability"].iloc[-1], rel=1e-9)
+
+
+@pytest.mark.slow
+def test_reproduce_quick(tmp_path):
+    # Short runs: their bits are not the shipped files', and a short network lies outside its band.
+    done = subprocess.run([sys.executable, str(EXPERIMENTS / "reproduce.py"), "ppo-elements-small",
+                           "cfr-elements-small", "--quick", "--runs", str(tmp_path / "runs")],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    assert out.startswith("this machine: ") and "torch kernels" in out
+    assert "ppo-elements-small: 4,096 steps" in out and "cfr-elements-small: 20 iterations" in out
+    assert "arrays differ" in out and "against rules" in out and "band: versus_rules" in out
+    assert (tmp_path / "runs" / "ppo-elements-small" / "ppo-elements-small.npz").is_file()
+    done = subprocess.run([sys.executable, str(EXPERIMENTS / "reproduce.py"), "ppo-elements-small", "--quick",
+                           "--seeds", "2", "3", "4", "--workers", "2", "--out", str(tmp_path / "draws"),
+                           "--runs", str(tmp_path / "draw-runs")], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    table = pd.read_csv(tmp_path / "draws" / "draws.csv")
+    assert list(table["run"]) == ["shipped", "draw", "draw", "draw"] and list(table["seed"]) == [1, 2, 3, 4]
+    assert table["greedy_agreement"].between(0, 1).all() and table["max_difference"].between(0, 1).all()
+    run = json.loads((tmp_path / "draws" / "draws.run.json").read_text())
+    assert run["seeds"] == [2, 3, 4] and run["steps"] == 4096 and "--quick" in run["command"]
+    assert "band of ppo-elements-small (3 draws)" in done.stdout
+    refused = subprocess.run([sys.executable, str(EXPERIMENTS / "reproduce.py"), "ppo-elements-small", "--seeds", "1"],
+                             capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "other than its own" in refused.stderr

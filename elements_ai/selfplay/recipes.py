@@ -3,8 +3,9 @@
 ``train(recipe, out)`` runs one recipe in ``out/NAME/`` (PPO and AlphaZero-style runs
 resume from their checkpoints there) and writes the shipped form beside it:
 ``out/NAME.npz`` (network weights, or the solved policy) and ``out/NAME.json`` (the
-recipe, the commit, the steps and the training time; a resumed run keeps the commit it
-started at, lists those it resumed at, and sums its time). ``install(out, names)`` copies
+recipe, the commit, the steps, the training time and the machine's arithmetic; a
+resumed run keeps the commit it started at, lists those it resumed at, and sums its
+time). ``install(out, names)`` copies
 those into the package and its manifest. Self-play needs torch; CFR does not.
 
 >>> import tempfile
@@ -27,6 +28,7 @@ from ..core.params import ParameterError
 from ..files import atomic_write
 from ..tables import provenance
 from ..zoo import MANIFEST, SHIPPED, Recipe, manifest, recipe
+from .reproduce import arithmetic, same_arithmetic
 
 RUN_HISTORY = "zoo-run.json"  # in a self-play run's folder: the commit it started at and its time so far
 
@@ -48,6 +50,7 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
     record: dict[str, Any] = {
         "recipe": entry.name, "kind": entry.kind, "algorithm": entry.algorithm, "game": entry.game,
         "steps": steps, "seed": entry.seed, "config": entry.config, "play": entry.play, **provenance(),
+        "trained_on": arithmetic(),  # where its bits can be expected again (reproduce.py)
     }
     start = time.perf_counter()
     if entry.kind == "cfr":
@@ -65,6 +68,11 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
         history = _run_history(history_path, record["commit"])
         if record["commit"] != history["commit"] and record["commit"] not in history["resumed_at"]:
             history["resumed_at"].append(record["commit"])
+        # Its bits can come back only where every part of it ran with the same arithmetic.
+        if "trained_on" not in history:
+            history["trained_on"] = None if history["train_seconds"] else record["trained_on"]
+        elif history["trained_on"] and not same_arithmetic(history["trained_on"], record["trained_on"]):
+            history["trained_on"] = None
         trainer = _trainer(entry, game, out / entry.name, steps, progress)
         try:
             trainer.train(steps)
@@ -73,6 +81,7 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
             history["train_seconds"] = round(history["train_seconds"] + time.perf_counter() - start, 1)
             _write_json(history_path, history)
         record["commit"], record["train_seconds"] = history["commit"], history["train_seconds"]
+        record["trained_on"] = history["trained_on"]
         if history["resumed_at"]:
             record["resumed_at"] = history["resumed_at"]
         record["env_steps"] = int(trainer.env_steps)

@@ -3,8 +3,9 @@
 Every baseline has one recipe in ``recipes.toml`` beside this file: the algorithm,
 the game string, the steps or iterations, the seed and every hyperparameter. Its
 trained form lies in ``shipped/`` (network weights played in numpy, or a solved
-policy), listed in ``shipped/manifest.json`` with the commit it was trained at and
-its training time. ``ppo``, ``az`` and ``cfr`` without ``ckpt=`` / ``policy=`` play
+policy), listed in ``shipped/manifest.json`` with the commit it was trained at, its
+training time and what decided its arithmetic (``reproduce``: the machines where its
+bits come back). ``ppo``, ``az`` and ``cfr`` without ``ckpt=`` / ``policy=`` play
 the shipped agent of the game they are given.
 
 >>> from elements_ai import zoo
