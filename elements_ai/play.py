@@ -20,6 +20,8 @@ shows as ``p1: hide (hidden)`` or ``chance: deal (hidden)``.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 import random
 import sys
@@ -219,25 +221,15 @@ def standing(values: list[float], me: int | None) -> str:
     return f"you came {_ordinal(1 + sum(v > values[me] for v in values))} of {len(values)}"
 
 
-def _elementum_card(state) -> tuple[list[str], list[int], str | None]:
-    from .games.elementum import solo_rank
-    from .games.elementum.state import S
-    from .games.elementum.strings import score_lines
-
-    game = state.get_game()
-    points = [int(state.array[S.score + p]) for p in range(game.num_players())]
-    return score_lines(game.cfg, state.array), points, solo_rank(points[0]) if len(points) == 1 else None
-
-
-def _elements1997_points(state) -> tuple[list[str], list[int], str | None]:
-    from .games.elements1997.rules import S
-
-    return [], [int(state.array[S.score + p]) for p in range(state.get_game().num_players())], None
-
-
-# A game whose returns are not its points (they are each score minus the mean): its
-# score card, each seat's points and, played alone, the name of the score.
-SCORE_CARDS: dict[str, Callable] = {"elementum": _elementum_card, "elements1997": _elements1997_points}
+def _result_card(state) -> Callable | None:
+    """The game's ``result_card`` (``games/<id>/scorecard.py``), for a game whose returns
+    are not its points: its card lines, each seat's points and, played alone, a rank."""
+    module = f"{__package__}.games.{state.get_game().get_type().short_name}.scorecard"
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        found = False
+    return getattr(importlib.import_module(module), "result_card", None) if found else None
 
 
 def result_lines(state, seats: list[str], me: int | None = None, card: bool = True) -> list[str]:
@@ -245,7 +237,7 @@ def result_lines(state, seats: list[str], me: int | None = None, card: bool = Tr
     with ``card``), then ``result: you won; ...`` (``me``: the person's seat, if any)."""
     lines: list[str] = []
     returns = [float(r) for r in state.returns()]
-    score_card = SCORE_CARDS.get(state.get_game().get_type().short_name)
+    score_card = _result_card(state)
     rank = None
     if score_card is not None:
         text, points, rank = score_card(state)

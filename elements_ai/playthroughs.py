@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -43,30 +44,30 @@ class Playthrough(NamedTuple):
     slow: bool = False  # regenerating it takes more than a second or so
 
 
-PLAYTHROUGHS: dict[str, Playthrough] = {
-    "elements.txt": Playthrough("elements", 1),
-    "elements-small.txt": Playthrough("elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)", 1),
-    "elements-round.txt": Playthrough("elements(single_round=true)", 1),
-    "elements-short_match.txt": Playthrough("elements(target_score=2,hand_size=3)", 1),
-    "elemental_duel.txt": Playthrough("elemental_duel", 1),
-    "elemental_duel-short.txt": Playthrough("elemental_duel(num_territories=3)", 1),
-    "elemental_duel-one_duel.txt": Playthrough("elemental_duel(num_territories=1)", 1),
-    # At the default 200 moves elementos's history tensors make a file of several
-    # megabytes; 40 moves show the same pieces.
-    "elementos.txt": Playthrough("elementos(max_moves=40)", 1),
-    "elementos-standard.txt": Playthrough("elementos(setup=standard,max_moves=40)", 1),
-    "elementos-small.txt": Playthrough("elementos(rows=6,max_moves=40)", 1),
-    "elementos-long_board.txt": Playthrough("elementos(rows=15,setup=standard,max_moves=40)", 1),
-    "elements1997.txt": Playthrough("elements1997", 1, slow=True),
-    # Five players over five rounds make a file of about 4 MB: one round shows them.
-    "elements1997-five.txt": Playthrough("elements1997(players=5,rounds=1)", 1, slow=True),
-    "elements1997-four_aside.txt": Playthrough("elements1997(players=4,empty_slots=aside,rounds=2)", 1, slow=True),
-    "elementum.txt": Playthrough("elementum", 1, slow=True),
-    "elementum-three.txt": Playthrough("elementum(players=3)", 1, slow=True),
-    "elementum-overload.txt": Playthrough("elementum(overload=true)", 1, slow=True),
-    "elementum-solo.txt": Playthrough("elementum(players=1)", 1),
-    "elementum-four.txt": Playthrough("elementum(players=4)", 1, slow=True),
-}
+def _game_string(name: str, params: dict) -> str:
+    given = ",".join(f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+                     for key, value in params.items())
+    return f"{name}({given})" if given else name
+
+
+def _declared() -> dict[str, Playthrough]:
+    """One playthrough for each variant each game folder declares (``VARIANTS``), named
+    ``<game>.txt`` for the default and ``<game>-<variant>.txt`` for the others; a game's
+    package may add ``PLAYTHROUGH_PARAMS`` (set on each) and ``SLOW_PLAYTHROUGHS``."""
+    from . import games
+
+    found = {}
+    for name in games.DECLARATIONS:
+        package = importlib.import_module(f"{games.__name__}.{name}")
+        extra = dict(getattr(package, "PLAYTHROUGH_PARAMS", {}))
+        slow = set(getattr(package, "SLOW_PLAYTHROUGHS", ()))
+        for variant, params in games.KERNELS[name].variants.items():
+            file = f"{name}.txt" if variant == "default" else f"{name}-{variant}.txt"
+            found[file] = Playthrough(_game_string(name, {**params, **extra}), 1, variant in slow)
+    return found
+
+
+PLAYTHROUGHS: dict[str, Playthrough] = _declared()
 
 
 def _openspiel():

@@ -1,15 +1,22 @@
-"""Pictures of states as SVG: ``render(state, player=None)``; one module per game.
-``to_png`` draws them as PNG (the ``png`` extra)."""
+"""Pictures of states as SVG: ``render(state, player=None)``, drawn by each game's own
+``games/<id>/picture.py`` (a game without one gets ``generic``: its state text in the
+shared layout). ``to_png`` draws them as PNG (the ``png`` extra)."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 
 
 def _module(state) -> types.ModuleType:
-    return importlib.import_module(f"{__name__}.{state.get_game().kernel.short_name}")
+    picture = f"{__package__.rpartition('.')[0]}.games.{state.get_game().kernel.short_name}.picture"
+    try:
+        found = importlib.util.find_spec(picture) is not None
+    except ModuleNotFoundError:  # a game made outside games/
+        found = False
+    return importlib.import_module(picture if found else f"{__name__}.generic")
 
 
 def render(state, player: int | None = None, *, regions: bool = False) -> str:

@@ -9,3 +9,8 @@
 from ...core.kernel import Kernel
 
 KERNEL = Kernel.from_rules(__name__)
+
+# The recorded playthroughs (elements_ai.playthroughs), one a variant, stop at 40 moves:
+# at the default 200 the history tensors make a file of several megabytes, and 40
+# moves show the same pieces.
+PLAYTHROUGH_PARAMS = {"max_moves": 40}

@@ -12,3 +12,6 @@
 from ...core.kernel import Kernel
 
 KERNEL = Kernel.from_rules(__name__)
+
+# Playthroughs (elements_ai.playthroughs) that take more than a second or so to replay.
+SLOW_PLAYTHROUGHS = ("default", "four_aside", "five")

@@ -24,4 +24,7 @@ from .strings import solo_rank
 
 KERNEL = Kernel.from_rules(__name__)
 
+# Playthroughs (elements_ai.playthroughs) that take more than a second or so to replay.
+SLOW_PLAYTHROUGHS = ("default", "three", "four", "overload")
+
 __all__ = ["KERNEL", "ScoreCard", "score", "score_state", "solo_rank"]

@@ -199,3 +199,14 @@ def score_state(state) -> ScoreCard:
     array = state.array.copy()
     score_all(game.cfg, array)
     return score_card(game.cfg, array)
+
+
+def result_card(state) -> tuple[list[str], list[int], str | None]:
+    """What a finished game ends with in words (``elements_ai.play``): the score card's
+    lines, each seat's points (the returns are each score less the mean) and, played
+    alone, the rank the score earns."""
+    from .strings import score_lines, solo_rank
+
+    game = state.get_game()
+    points = [int(state.array[R.S.score + p]) for p in range(game.num_players())]
+    return score_lines(game.cfg, state.array), points, solo_rank(points[0]) if len(points) == 1 else None

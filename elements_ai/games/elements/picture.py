@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from . import base
+from ...render import base
 
 # The cards are numbers 1..6; a shade for each, 6 (the card that can be discarded) darkest.
 COLOURS = {"1": "#e8f1fb", "2": "#cfe2f6", "3": "#a9cbef", "4": "#7fb0e4", "5": "#4f8fd6", "6": "#2a5d9f"}

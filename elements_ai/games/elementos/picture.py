@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from . import base, svg
+from ...render import base, svg
 
 COLOURS = {"fire": "#d9342b", "wood": "#3a9a3a", "water": "#2b6cd9"}
 OWNER = ("#111111", "#e0e0e0")  # player 0's pieces black-rimmed, player 1's white-rimmed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from . import base, svg
+from ...render import base, svg
 
 COLOURS = {"earth": "#3a9a3a", "air": "#f2d21b", "fire": "#d9342b", "water": "#2b6cd9"}
 SOFT = {"earth": "#d6ecd2", "air": "#fbf3c4", "fire": "#f6d3cf", "water": "#d3e1f7"}
@@ -55,7 +55,7 @@ def _scores(state):
     """Card number -> points and the totals, at the end (the layouts are public then)."""
     if not state.is_terminal():
         return None, None
-    from ..games.elementum.scorecard import score_state
+    from .scorecard import score_state
 
     card = score_state(state)
     points = {int(c): int(p) for c, p, name in card.cards[["card", "points", "name"]].values if name != "Overload"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from . import base
+from ...render import base
 
 COLOURS = {
     "fire": "#d9342b", "volcano": "#d9342b", "water": "#2b6cd9", "spring": "#2b6cd9",

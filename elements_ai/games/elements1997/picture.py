@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from . import base
+from ...render import base
 
 CARD = re.compile(r"(p\d+|pile) (red|yellow|green|blue|white) (\d+)")
 COLOURS = {"red": "#d9342b", "yellow": "#f2d21b", "green": "#3a9a3a", "blue": "#2b6cd9", "white": "#f4f4f4"}
