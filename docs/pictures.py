@@ -1,4 +1,4 @@
-"""The README's pictures: a state from the middle of a game of each game, and a
+"""The pictures of the docs (docs/pictures.md): a state from the middle of a game of each game, and a
 strip of consecutive states of one short game.
 
     python docs/pictures.py            # writes docs/pictures/<game>.svg and strip-elements.svg
@@ -6,7 +6,7 @@ strip of consecutive states of one short game.
 Every seat is played by the game's rules bot and chance is drawn from a fixed
 seed, so the files change only when a game, its bot or its picture does. Each
 picture is cut to the width its content takes (``render`` draws on a page at
-least 900 wide), so that the README shows it large enough to read.
+least 900 wide), so that the page shows it large enough to read.
 """
 
 from __future__ import annotations

@@ -48,8 +48,8 @@ def single_threaded() -> Iterator[None]:
 
     A bot's move multiplies one row at a time: no thread pool can speed that up, and
     waking one costs more than the work. Worse, BLAS threads spin after each call and
-    take the cores from numba's: on a busy 2-core machine an ``az`` move took 2.4 s
-    with both pools and 12 ms with neither.
+    take the cores from numba's: on a busy 2-core machine an ``az`` move took two
+    hundred times longer with both pools than with neither.
 
     >>> with single_threaded():
     ...     numba.get_num_threads()

@@ -8,8 +8,8 @@ gives each pair's results. The ``elements-ai tournament`` command runs the same.
 >>> from elements_ai.eval import tournament, ratings
 >>> games = tournament("elements(single_round=true)", ["random", "rules"], games=20, workers=1, progress=False)
 >>> table = ratings(games, bootstrap=100)
->>> table.columns.tolist()[:5]
-['agent', 'rating', 'ci_low', 'ci_high', 'games']
+>>> table.columns.tolist()[:5] == ['agent', 'rating', 'ci_low', 'ci_high', 'games']
+True
 >>> table["agent"].tolist(), int(table["games"].sum())
 (['rules', 'random'], 40)
 """
