@@ -74,6 +74,17 @@ def test_no_results_table_is_published_twice():
             seen[path] = _name(page)
 
 
+def test_the_zoo_cards_are_what_their_script_writes():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("zoo_cards", ROOT / "docs" / "zoo_cards.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    written = module.cards()
+    assert written.count("\n## `") >= 10
+    assert (ROOT / "docs" / "cards.md").read_text() == written, "docs/cards.md is stale: python docs/zoo_cards.py"
+
+
 @pytest.mark.slow
 def test_the_docs_site_builds_strictly(tmp_path):
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
