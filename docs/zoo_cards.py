@@ -42,13 +42,13 @@ def cards() -> str:
         spec = entry.kind if not entry.play else entry.kind + ":" + ",".join(
             f"{k}={_value(v)}" for k, v in sorted(entry.play.items()))
         size = (zoo.SHIPPED / entry.file).stat().st_size
+        unit = "iterations" if entry.kind == "cfr" else "steps"
+        commit, minutes = str(info.get("commit", ""))[:10], info.get("train_seconds", 0) / 60
         lines += [f"## `{entry.name}`", "", _sentence(entry.description), "",
                   "| | |", "|---|---|",
                   f"| plays as | `{spec}` on `{entry.game}` |",
-                  f"| algorithm | {entry.algorithm}, {entry.steps:,} {'iterations' if entry.kind == 'cfr' else 'steps'}, "
-                  f"seed {entry.seed} |",
-                  f"| trained at | `{str(info.get('commit', ''))[:10]}`, {info.get('train_seconds', 0) / 60:.1f} min on "
-                  f"{info.get('machine', 'an unrecorded machine')} |",
+                  f"| algorithm | {entry.algorithm}, {entry.steps:,} {unit}, seed {entry.seed} |",
+                  f"| trained at | `{commit}`, {minutes:.1f} min on {info.get('machine', 'an unrecorded machine')} |",
                   f"| file | `{entry.file}`, {size / 1e6:.2f} MB ({entry.weights}) |"]
         if entry.config:
             lines.append("| settings | " + ", ".join(f"`{k}={_value(v)}`" for k, v in sorted(entry.config.items()))
