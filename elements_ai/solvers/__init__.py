@@ -14,6 +14,7 @@ from .best_response import Evaluation, best_response_probs, evaluate_probs, info
 from .cfr import ALGORITHMS, CFRSolver, Settings
 from .compact import CompactCFRSolver, CompactTree, build_compact, evaluate_compact
 from .policy import PolicyMismatch, PolicyTable, evaluate, load_policy, policy_probs, to_tabular
+from .solver import Solver
 from .tree import Tree, TreeEstimate, TreeTooLarge, build_tree, estimate_tree, machine_memory, tree_from_pyspiel
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "PolicyMismatch",
     "PolicyTable",
     "Settings",
+    "Solver",
     "Tree",
     "TreeEstimate",
     "TreeTooLarge",

@@ -17,14 +17,17 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from typing import TextIO
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TextIO
 
 import pyspiel
 
 from ..core.params import ParameterError
 from ..files import check_output_file
 from .cfr import ALGORITHMS
+
+if TYPE_CHECKING:
+    from .solver import Solver
 
 MCCFR_ALGORITHMS = {"es-mccfr": "external", "os-mccfr": "outcome"}
 LAYOUTS = ("auto", "flat", "compact")
@@ -121,7 +124,6 @@ def solve(
     if algorithm not in ALGORITHMS:
         every = ", ".join([*ALGORITHMS, *MCCFR_ALGORITHMS])
         raise ParameterError(f"unknown algorithm {algorithm!r}; the algorithms are {every}")
-    from ..progress import progress_bar
     from .cfr import CFRSolver
     from .compact import CompactCFRSolver
 
@@ -139,15 +141,27 @@ def solve(
             solver = solver_class(game, algorithm, alpha=alpha, beta=beta, gamma=gamma, progress=True,
                                   threads=threads)
     print(f"{solver.game}: {solver.tree.describe()}", file=stream)
+    return _drive(solver, iterations, _evaluation_points(iterations), solver.exploitability if evaluate else None,
+                  lambda: "", out, stream)
+
+
+def _drive(solver: Solver, iterations: int, marks: list[int], measure: Callable[[], float] | None,
+           status: Callable[[], str], out: str, stream: TextIO) -> float | None:
+    """Runs ``iterations`` more of any solver, stopping after each of ``marks`` to
+    ``measure`` its exploitability (or show its ``status``), then saves it to ``out``."""
+    from ..progress import progress_bar
+
     start = solver.iteration
     exploitability = None
-    with progress_bar(total=iterations, desc=solver.algorithm, unit=" it", file=stream) as bar:
-        for mark in _evaluation_points(iterations):
+    with progress_bar(total=iterations, desc=solver.algorithm, unit=" it", unit_scale=True, file=stream) as bar:
+        for mark in marks:
             solver.run(start + mark - solver.iteration)
             bar.update(solver.iteration - start - bar.n)
-            if evaluate:
-                exploitability = solver.exploitability()
+            if measure is not None:
+                exploitability = measure()
                 bar.set_postfix_str(f"exploitability {exploitability:.3e}")
+            elif status():
+                bar.set_postfix_str(status())
     _save(solver, out)
     if exploitability is not None:
         print(f"iterations {solver.iteration}, exploitability {exploitability!r}; wrote {out}", file=stream)
@@ -190,7 +204,6 @@ def _saved_layout(path: str) -> str:
 
 
 def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, evaluate, threads, stream):
-    from ..progress import progress_bar
     from .mccfr import MCCFRSolver
 
     game = load_game_string(game_string) if game_string else None
@@ -209,22 +222,10 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
             tree = build_tree(solver.game)
         except TreeTooLarge:
             print("the tree is too large for exact exploitability; showing the table instead", file=stream)
-    start = solver.iteration
-    exploitability = None
     chunks = 50
-    with progress_bar(total=iterations, desc=algorithm, unit=" it", unit_scale=True, file=stream) as bar:
-        for c in range(1, chunks + 1):
-            solver.run(start + iterations * c // chunks - solver.iteration)
-            bar.update(solver.iteration - start - bar.n)
-            if tree is not None:
-                exploitability = solver.evaluate(tree, threads=threads).exploitability
-                bar.set_postfix_str(f"exploitability {exploitability:.3e}")
-            else:
-                bar.set_postfix_str(f"{solver.num_infosets:,} infosets")
-    _save(solver, out)
-    if exploitability is not None:
-        print(f"iterations {solver.iteration}, exploitability {exploitability!r}; wrote {out}", file=stream)
-    return exploitability
+    marks = [iterations * c // chunks for c in range(1, chunks + 1)]
+    measure = None if tree is None else lambda: solver.evaluate(tree, threads=threads).exploitability
+    return _drive(solver, iterations, marks, measure, lambda: f"{solver.num_infosets:,} infosets", out, stream)
 
 
 def exploitability_report(

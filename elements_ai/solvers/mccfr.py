@@ -455,6 +455,16 @@ class MCCFRSolver:
             self._frame_reach = np.zeros((depth, 4))
 
     @property
+    def algorithm(self) -> str:
+        """``es-mccfr`` or ``os-mccfr``, as ``elements-ai solve`` names them."""
+        return f"{self.settings.sampler[0]}s-mccfr"
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the solver's own arrays: its information-set table and scratch."""
+        return sum(value.nbytes for value in vars(self).values() if isinstance(value, np.ndarray))
+
+    @property
     def num_infosets(self) -> int:
         return int(self.counters[ENTRIES])
 
@@ -518,6 +528,14 @@ class MCCFRSolver:
         unless given: small variants only), on ``threads`` cores (default every core)."""
         tree = tree if tree is not None else build_tree(self.game)
         return evaluate_probs(tree, self.average_policy().on_tree(tree), threads=threads)
+
+    def nash_conv(self, tree: Tree | None = None) -> float:
+        """NashConv of the average policy (see ``evaluate``)."""
+        return self.evaluate(tree).nash_conv
+
+    def exploitability(self, tree: Tree | None = None) -> float:
+        """Exploitability of the average policy, NashConv / players (see ``evaluate``)."""
+        return self.evaluate(tree).exploitability
 
     # --- checkpoints ---------------------------------------------------------------
 
