@@ -311,7 +311,9 @@ def test_a_resumed_recipe_run_keeps_the_commit_it_started_at_and_adds_up_its_tim
     commits = iter(["a" * 40, "b" * 40, "b" * 40])
     monkeypatch.setattr(zoo_train, "provenance", lambda: {"commit": next(commits), "machine": "test"})
     here = zoo_train.arithmetic()
-    machines = iter([here, {**here, "torch_kernels": "AVX512"}, here])
+    # Another machine's kernels: whatever this one's are, not the same.
+    elsewhere = {**here, "torch_kernels": "DEFAULT" if here.get("torch_kernels") != "DEFAULT" else "AVX2"}
+    machines = iter([here, elsewhere, here])
     monkeypatch.setattr(zoo_train, "arithmetic", lambda: next(machines))
     first = train(entry, tmp_path, steps=4096, progress=False)
     assert first["commit"] == "a" * 40 and "resumed_at" not in first and first["trained_on"] == here
