@@ -17,8 +17,7 @@ EXAMPLES = """examples:
   elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \
       --set hidden=32_32
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
-  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm mmd --steps 2048 \
-      --out runs/mmd --set alpha=0.2
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm mmd --steps 4096 --out mmd
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
 On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
@@ -35,7 +34,7 @@ MMD (magnetic mirror descent) is PPO in pure self-play with a magnet: its last p
 approaches a Nash equilibrium of a two-player zero-sum game; --set alpha=, kl_coef=,
 anneal_steps= set its temperature and mirror-descent step and their schedule.
 
-The result plays as a bot: ppo:ckpt=runs/elements (mmd:ckpt=runs/mmd, az:ckpt=runs/az,sims=100), with
+The result plays as a bot: ppo:ckpt=runs/elements (mmd:ckpt=mmd, az:ckpt=runs/az,sims=100), with
 the recipe's play settings (--out's play.json: greedy, and for elemental_duel the
 exact last duels) unless the spec says otherwise.
 """
