@@ -25,13 +25,16 @@ NETWORKS = [r for r in SHIPPED if r.kind != "cfr"]
 
 def test_every_recipe_names_a_known_game_and_a_trainer_that_takes_its_settings():
     from elements_ai.selfplay.az import AZConfig
+    from elements_ai.selfplay.mmd import MMDConfig
     from elements_ai.selfplay.ppo import PPOConfig
 
-    assert {r.kind for r in zoo.recipes().values()} == {"ppo", "az", "cfr"}
+    assert {r.kind for r in zoo.recipes().values()} == {"ppo", "az", "cfr", "mmd"}
     for entry in zoo.recipes().values():
         assert entry.game == str(elements_ai.load_game(entry.game))
         if entry.kind == "ppo":
             PPOConfig(**entry.config)
+        elif entry.kind == "mmd":
+            MMDConfig(**entry.config)
         elif entry.kind == "az":
             AZConfig(**entry.config)
             assert elements_ai.load_game(entry.game).config.perfect_information

@@ -1,6 +1,7 @@
-"""Trained networks as bots, played in numpy: ``ppo`` and ``az``.
+"""Trained networks as bots, played in numpy: ``ppo``, ``mmd`` and ``az``.
 
-``ppo`` (a policy network) and ``az`` (PUCT search guided by a network) take
+``ppo`` and ``mmd`` (policy networks, trained by PPO and by magnetic mirror descent)
+and ``az`` (PUCT search guided by a network) take
 ``ckpt=``: a network file (``.npz``, what ``elements-ai zoo train`` ships), a
 training folder (its latest network) or one of its checkpoints; torch is never
 needed to play. ``NetworkPolicy`` is a ``ppo`` bot's play as an OpenSpiel policy. Without
@@ -112,9 +113,11 @@ class PPOBot(KernelBot):
                             "that solve them (elemental_duel: duels; 0: never)", int_range(0)),
     }
 
+    kind = "ppo"  # the shipped networks it plays without ``ckpt=`` (zoo recipes of this kind)
+
     def __init__(self, game, player: int, seed: int = 0, **params: Any):
         super().__init__(game, player, seed, **params)
-        self.net, play = load_network(self.options["ckpt"], game, "ppo")
+        self.net, play = load_network(self.options["ckpt"], game, self.kind)
         self.checkpoint = self.net.meta.get("path", "")
         self.greedy = bool(self.given.get("greedy", play.get("greedy", False)))
         self._hint = RulesBot(game, player, seed + 1) if self.net.hint == "rules" else None
@@ -171,6 +174,18 @@ class PPOBot(KernelBot):
         cumulative = np.cumsum(probs)
         u = uniform(self._rng, 0) * cumulative[-1]
         return legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
+
+
+class MMDBot(PPOBot):
+    """A policy network trained by magnetic mirror descent (``selfplay.mmd``), played as
+    ``ppo`` plays its own: its last policy approaches a Nash equilibrium, so it is meant
+    to be sampled (``greedy=False``, the default), not played greedily.
+
+    >>> MMDBot.kind, sorted(MMDBot.params) == sorted(PPOBot.params)
+    ('mmd', True)
+    """
+
+    kind = "mmd"
 
 
 class AZBot(KernelBot):

@@ -17,6 +17,7 @@ EXAMPLES = """examples:
   elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \
       --set hidden=32_32
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm mmd --steps 4096 --out mmd
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
 On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
@@ -29,7 +30,11 @@ to millions, some after an imitation phase of their own.
 A game with a shipped agent trains by its recipe (steps, seed, hyperparameters), unless
 --steps, --seed or --set say otherwise; other games start from the trainer's defaults.
 Running it again with the same --out resumes the run from its latest checkpoint.
-The result plays as a bot: ppo:ckpt=runs/elements (az:ckpt=runs/az,sims=100), with
+MMD (magnetic mirror descent) is PPO in pure self-play with a magnet: its last policy
+approaches a Nash equilibrium of a two-player zero-sum game; --set alpha=, kl_coef=,
+anneal_steps= set its temperature and mirror-descent step and their schedule.
+
+The result plays as a bot: ppo:ckpt=runs/elements (mmd:ckpt=mmd, az:ckpt=runs/az,sims=100), with
 the recipe's play settings (--out's play.json: greedy, and for elemental_duel the
 exact last duels) unless the spec says otherwise.
 """
@@ -38,22 +43,23 @@ exact last duels) unless the spec says otherwise.
 def register(commands) -> None:
     parser = commands.add_parser(
         "train",
-        help="train a self-play agent (PPO or AlphaZero-style; needs torch)",
+        help="train a self-play agent (PPO, MMD or AlphaZero-style; needs torch)",
         description="Train a policy by self-play on the vector env, with checkpoints, a log and a plot in --out.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help='a game name or game string, e.g. "elements(single_round=true)"')
-    parser.add_argument("--algorithm", choices=("ppo", "az"), default="ppo", help="default: ppo")
+    parser.add_argument("--algorithm", choices=("ppo", "mmd", "az"), default="ppo",
+                        help="ppo, mmd (magnetic mirror descent: near-equilibrium self-play) or az; default: ppo")
     parser.add_argument("--steps", type=int,
                         help="environment steps in all (a resumed run counts its own; default: the recipe's)")
     parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
     parser.add_argument("--seed", type=seed_value, help="default: the recipe's, else 0")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
-                        help="where self-play runs: this process, or Ray actors (ppo only)")
+                        help="where self-play runs: this process, or Ray actors (ppo, mmd)")
     parser.add_argument("--actors", type=int, default=2, help="Ray actors for --backend ray (default 2)")
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
-                        help="where PPO's games and networks run (cuda: an NVIDIA GPU, the 'gpu' extra; ppo only)")
+                        help="where PPO's games and networks run (cuda: an NVIDIA GPU, the 'gpu' extra; ppo, mmd)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a hyperparameter (repeatable; lists joined by _, e.g. hidden=128_128, "
                              "opponents=rules_random)")
@@ -100,6 +106,7 @@ def run_train(args) -> int:
     from .. import zoo
     from ..loader import load_game
     from ..selfplay.az import AlphaZeroTrainer, AZConfig
+    from ..selfplay.mmd import MMDConfig, MMDTrainer
     from ..selfplay.ppo import PPOConfig, PPOTrainer
 
     check_output_folder(args.out)
@@ -124,11 +131,13 @@ def run_train(args) -> int:
                 json.dump({"recipe": recipe.name, "play": recipe.play}, handle, indent=2, sort_keys=True)
 
     try:
-        if args.algorithm == "ppo":
-            config = PPOConfig(**{**defaults, **hyperparameters(PPOConfig, args.set)})
+        if args.algorithm in ("ppo", "mmd"):
+            mmd = args.algorithm == "mmd"
+            config_class, trainer_class = (MMDConfig, MMDTrainer) if mmd else (PPOConfig, PPOTrainer)
+            config = config_class(**{**defaults, **hyperparameters(config_class, args.set)})
             actors = args.actors if args.backend == "ray" else 1
-            trainer = PPOTrainer(game, args.out, config, seed=seed, progress=not args.quiet,
-                                 backend=args.backend, actors=actors, device=args.device)
+            trainer = trainer_class(game, args.out, config, seed=seed, progress=not args.quiet,
+                                    backend=args.backend, actors=actors, device=args.device)
             # Checked and read: from here on the run writes, one run at a time on the folder.
             with trainer, folder_lock(args.out):
                 record_play()

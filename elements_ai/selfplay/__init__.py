@@ -1,10 +1,11 @@
 """Self-play agents: neural policies trained on the vector face (the ``selfplay`` extra: PyTorch).
 
 ``PPOTrainer`` trains a policy by PPO against a league of its frozen past selves;
+``MMDTrainer`` by magnetic mirror descent in pure self-play, towards an equilibrium;
 ``AlphaZeroTrainer`` trains a policy-value network with batched PUCT search for
 perfect-information games. This package only trains: beside each checkpoint a trainer
 writes the numpy network file that ``elements_ai.agents`` plays (``ppo:ckpt=PATH``,
-``az:ckpt=PATH,sims=N``), with no torch. ``elements-ai train`` runs both from the
+``mmd:ckpt=PATH``, ``az:ckpt=PATH,sims=N``), with no torch. ``elements-ai train`` runs them from the
 command line. Torch is imported when one of these names is first used, so the command
 line costs nothing without it.
 
@@ -19,6 +20,8 @@ _NAMES = {
     "AZConfig": "az",
     "AlphaZeroTrainer": "az",
     "CheckpointError": "checkpoint",
+    "MMDConfig": "mmd",
+    "MMDTrainer": "mmd",
     "PolicyValueNet": "net",
     "PPOConfig": "ppo",
     "PPOTrainer": "ppo",

@@ -367,6 +367,7 @@ class PPOTrainer:
     """
 
     algorithm = "ppo"
+    config_class = PPOConfig  # what its checkpoints' hyperparameters are read back as
 
     def __init__(self, game, out: str | Path, config: PPOConfig | None = None, seed: int = 0,
                  progress: bool = True, backend: str = "local", actors: int = 1, device: str = "cpu"):
@@ -376,10 +377,10 @@ class PPOTrainer:
         existing = checkpoint.checkpoints(self.out)
         saved = checkpoint.load(existing[-1], game=self.game, algorithm=self.algorithm) if existing else None
         if saved is not None:
-            config = PPOConfig.from_dict(saved["config"])
+            config = self.config_class.from_dict(saved["config"])
             seed = int(saved["seed"])
             actors = len(saved["trainer"]["collectors"])
-        self.config = config = config or PPOConfig()
+        self.config = config = config or self.config_class()
         self.seed = int(seed)
         actors = int(actors)
         if actors < 1 or config.num_envs % actors:
@@ -461,6 +462,7 @@ class PPOTrainer:
         target = advantage + torch.as_tensor(batch["value"])
         size = max(1, n // cfg.minibatches)
         stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clip_fraction": []}
+        regulariser = self._regulariser(info, mask, hint)
         for _ in range(cfg.epochs):
             order = torch.randperm(n, generator=self.generator).to(info.device)
             for start in range(0, n, size):
@@ -476,6 +478,11 @@ class PPOTrainer:
                 value_loss = 0.5 * ((value[:, 0] - target[idx]) ** 2).mean()
                 entropy = masked_entropy(logits, mask[idx]).mean()
                 loss = policy_loss + cfg.value_coef * value_loss - cfg.entropy_coef * entropy
+                if regulariser is not None:
+                    penalty, terms = regulariser(log_probs, idx)
+                    loss = loss + penalty
+                    for key, term in terms.items():
+                        stats.setdefault(key, []).append(term)
                 self.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
@@ -488,6 +495,17 @@ class PPOTrainer:
                 stats["value_loss"].append(float(value_loss.detach()))
                 stats["entropy"].append(float(entropy.detach()))
         return {key: float(np.mean(values)) for key, values in stats.items()}
+
+    def _regulariser(self, info: torch.Tensor, mask: torch.Tensor, hint: torch.Tensor | None):
+        """A penalty added to the loss of every minibatch of this update (PPO: none).
+
+        A learner built on PPO (``selfplay.mmd``) returns ``penalty(log_probs, idx)``,
+        called with the masked log-policy of the minibatch's rows ``idx`` of the batch;
+        it gives the penalty (a scalar tensor) and the floats to log, by name. It is
+        set up once per update, before the first gradient step, so it may hold what the
+        policy that played the batch gives at its states.
+        """
+        return None
 
     def step(self) -> dict[str, float]:
         """One iteration: self-play, learning, a league snapshot and an evaluation when due; returns its log row."""
@@ -546,7 +564,7 @@ class PPOTrainer:
         cfg = self.config
         per_iteration = cfg.num_envs * cfg.rollout_steps
         bar = progress_bar(total=steps, initial=min(self.env_steps, steps), unit="step", disable=not self.progress,
-                           desc=f"ppo {self.game.kernel.short_name}")
+                           desc=f"{self.algorithm} {self.game.kernel.short_name}")
         row: dict[str, float] = self.log[-1] if self.log else {}
         saved_at = self.iteration
         if cfg.imitate and self.iteration == 0 and not self.log:

@@ -114,6 +114,10 @@ def _trainer(entry: Recipe, game, folder: Path, steps: int, progress: bool):
         from .ppo import PPOConfig, PPOTrainer
 
         return PPOTrainer(game, folder, PPOConfig(**config), seed=entry.seed, progress=progress)
+    if entry.kind == "mmd":
+        from .mmd import MMDConfig, MMDTrainer
+
+        return MMDTrainer(game, folder, MMDConfig(**config), seed=entry.seed, progress=progress)
     from .az import AlphaZeroTrainer, AZConfig
 
     return AlphaZeroTrainer(game, folder, AZConfig(**config), seed=entry.seed, progress=progress)

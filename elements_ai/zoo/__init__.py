@@ -37,16 +37,16 @@ RECIPES = HERE / "recipes.toml"
 SHIPPED = HERE / "shipped"
 MANIFEST = SHIPPED / "manifest.json"
 
-KINDS = ("ppo", "az", "cfr")
+KINDS = ("ppo", "az", "cfr", "mmd")
 WEIGHTS = ("float32", "float16")
-_ALGORITHMS = {"ppo": ("ppo",), "az": ("az",), "cfr": ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+")}
+_ALGORITHMS = {"ppo": ("ppo",), "az": ("az",), "cfr": ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+"), "mmd": ("mmd",)}
 
 
 @dataclasses.dataclass(frozen=True)
 class Recipe:
     """One baseline: what trains it, exactly.
 
-    ``kind`` is the bot that plays it (``ppo``, ``az`` or ``cfr``); ``algorithm`` what
+    ``kind`` is the bot that plays it (``ppo``, ``az``, ``cfr`` or ``mmd``); ``algorithm`` what
     trains it; ``game`` the canonical game string; ``steps`` environment steps (PPO,
     AlphaZero) or solver iterations (CFR); ``config`` the trainer's hyperparameters;
     ``play`` the bot parameters it ships with (e.g. ``greedy``); ``weights`` how the

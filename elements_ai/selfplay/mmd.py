@@ -1,0 +1,160 @@
+"""Magnetic mirror descent (MMD): self-play PPO that approaches a Nash equilibrium.
+
+Sokota et al., "A Unified Approach to Reinforcement Learning, Quantal Response Equilibria,
+and Two-Player Zero-Sum Games" (ICLR 2023; arXiv 2206.05825) show that one mirror-descent step with a magnet,
+
+    pi_{t+1}(h) = argmax_pi  E_{a~pi}[q_t(h, a)] - alpha * KL(pi || magnet) - (1/eta) * KL(pi || pi_t),
+
+taken at every information state ``h`` in self-play, converges in the last iterate to
+the regularised (quantal response) equilibrium of a two-player zero-sum game, and with
+``alpha`` and ``eta`` annealed to a Nash equilibrium. Its deep form (the paper's
+appendix J) is PPO whose adaptive forward-KL penalty becomes a reverse KL to the
+policy that played the batch, plus the magnet term: that is ``MMDTrainer``, a
+``PPOTrainer`` (same collection, advantages, clipping, checkpoints, log and network
+file) whose loss adds
+
+    alpha_t * KL(pi || magnet) + kl_coef_t * KL(pi || pi_t)
+
+over the legal actions of each state of the batch. The magnet is uniform over the legal
+actions, so the first term is ``alpha_t`` times the negative entropy, up to a constant.
+The paper anneals both with the steps ``t`` taken so far,
+``alpha_t = eta_t = 0.05 * sqrt(10M / t)``: here ``alpha_t = alpha * sqrt(anneal_steps / t)``
+and ``kl_coef_t = kl_coef * sqrt(t / anneal_steps)`` (``kl_coef`` = 1/eta at
+``anneal_steps``; ``anneal_steps=0``: both constant). Self-play is pure: the learner
+holds every seat (``self_play=1``, no fixed bots) and learns from both sides; its last
+policy, not an average, is the agent. With ``alpha=0`` and ``kl_coef=0`` it is PPO,
+step for step.
+
+The defaults are the paper's schedule (``alpha=0.05``, ``kl_coef=20``, ``anneal_steps``
+10M); the rest is PPO's defaults here rather than RLlib's (learning rate 3e-4, not
+5e-5; advantages standardised per minibatch, as both do). On the small variant of
+``elements`` the recipe ``mmd-elements-small`` anneals faster to a larger temperature
+(``alpha=0.2`` at 2M steps), tuned on two seeds: its exact exploitability against steps,
+beside PPO's, is ``experiments/mmd_curve.py``'s.
+
+Its checkpoints are PPO's (``algorithm: mmd``), with the numpy network file beside
+each, which the ``mmd`` bot plays without torch (``mmd:ckpt=FOLDER``).
+
+>>> import tempfile, elements_ai
+>>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
+>>> config = MMDConfig(num_envs=16, rollout_steps=8, hidden=(32,), eval_every=0)
+>>> trainer = MMDTrainer(game, tempfile.mkdtemp(), config, seed=0, progress=False)
+>>> row = trainer.train(steps=256)
+>>> trainer.env_steps, row["alpha"] > config.alpha, 0 < row["kl_coef"] < config.kl_coef
+(256, True, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import torch
+
+from .net import masked_log_probs
+from .ppo import PPOConfig, PPOTrainer
+
+__all__ = ["MMDConfig", "MMDTrainer", "magnet_kl", "penalty", "schedule"]
+
+
+@dataclasses.dataclass
+class MMDConfig(PPOConfig):
+    """Hyperparameters of an MMD run: PPO's, with the magnet and the mirror-descent step."""
+
+    alpha: float = 0.05  # magnet temperature at ``anneal_steps`` (the paper: 0.05 at 10M steps)
+    kl_coef: float = 20.0  # 1/eta, reverse KL to the policy that played the batch, at ``anneal_steps``
+    anneal_steps: int = 10_000_000  # alpha and 1/eta scale by sqrt(anneal_steps / t), sqrt(t / anneal_steps)
+    entropy_coef: float = 0.0  # the magnet is the entropy bonus
+    self_play: float = 1.0  # the learner holds every seat
+    lr: float = 3e-4
+
+    def __post_init__(self):
+        super().__post_init__()
+        for name in ("alpha", "kl_coef"):
+            value = float(getattr(self, name))
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"MMDConfig.{name} must be a finite number >= 0, got {getattr(self, name)!r}")
+        if int(self.anneal_steps) < 0:
+            raise ValueError(f"MMDConfig.anneal_steps must be >= 0 (0: constant alpha and kl_coef), "
+                             f"got {self.anneal_steps!r}")
+
+
+def schedule(config: MMDConfig, steps: int) -> tuple[float, float]:
+    """``(alpha_t, kl_coef_t)`` after ``steps`` env steps: the paper's 1/sqrt(t) annealing.
+
+    >>> schedule(MMDConfig(alpha=0.05, kl_coef=20.0, anneal_steps=10_000), 2_500)
+    (0.1, 10.0)
+    """
+    if not config.anneal_steps:
+        return float(config.alpha), float(config.kl_coef)
+    ratio = math.sqrt(config.anneal_steps / max(int(steps), 1))
+    return float(config.alpha) * ratio, float(config.kl_coef) / ratio
+
+
+def magnet_kl(log_probs: torch.Tensor, magnet_log_probs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``KL(pi || magnet)`` per row, over the legal actions (both log-policies masked).
+
+    >>> import torch
+    >>> mask = torch.tensor([[True, True, False]])
+    >>> uniform = torch.log(torch.tensor([[0.5, 0.5, 0.0]]))
+    >>> float(magnet_kl(uniform, uniform, mask)[0])
+    0.0
+    """
+    # Zeroed before the product: an illegal action's 0 * -inf would make the gradient NaN.
+    log_p = log_probs.masked_fill(~mask, 0.0)
+    log_q = magnet_log_probs.masked_fill(~mask, 0.0)
+    return (log_p.exp() * (log_p - log_q)).sum(-1)
+
+
+class MMDTrainer(PPOTrainer):
+    """One MMD run on one two-player zero-sum game, writing checkpoints and its log to ``out``.
+
+    As ``PPOTrainer`` (resume, seeds, backends); each update's loss adds the magnet
+    and mirror-descent penalties, and the log gains ``alpha``, ``kl_coef``,
+    ``magnet_kl`` (mean KL to the uniform magnet) and ``step_kl`` (to the batch's
+    policy).
+    """
+
+    algorithm = "mmd"
+    config_class = MMDConfig
+
+    def __init__(self, game, out, config: MMDConfig | None = None, seed: int = 0, progress: bool = True,
+                 backend: str = "local", actors: int = 1, device: str = "cpu"):
+        if config is not None and not isinstance(config, MMDConfig):
+            raise TypeError(f"MMDTrainer takes an MMDConfig, got {type(config).__name__}")
+        super().__init__(game, out, config, seed, progress, backend, actors, device)
+
+    def _regulariser(self, info: torch.Tensor, mask: torch.Tensor, hint: torch.Tensor | None):
+        alpha, kl_coef = schedule(self.config, self.env_steps)
+        if alpha == 0 and kl_coef == 0:
+            return None  # PPO exactly: no extra forward pass, no extra term
+        with torch.no_grad():  # the policy that played the batch: the weights before this update
+            played = masked_log_probs(self.net(info, hint)[0], mask)
+
+        def regulariser(log_probs: torch.Tensor, idx: torch.Tensor):
+            loss, to_magnet, to_played = penalty(log_probs, played[idx], mask[idx], alpha, kl_coef)
+            return loss, {"alpha": alpha, "kl_coef": kl_coef, "magnet_kl": to_magnet, "step_kl": to_played}
+
+        return regulariser
+
+
+def penalty(log_probs: torch.Tensor, played_log_probs: torch.Tensor, mask: torch.Tensor, alpha: float,
+            kl_coef: float) -> tuple[torch.Tensor, float, float]:
+    """MMD's addition to the policy loss of a batch of states: ``alpha * KL(pi || uniform)
+    + kl_coef * KL(pi || played)``, means over the rows, with both KLs (floats) to log.
+
+    ``log_probs`` is the masked log-policy being learnt, ``played_log_probs`` the one that
+    played the batch (no gradient), ``mask`` the legal actions. Added to ``-E_pi[q]``, its
+    minimum over ``pi`` is the closed-form MMD step
+    ``pi ∝ (played^kl_coef * exp(q))^(1 / (alpha + kl_coef))`` (uniform magnet).
+
+    >>> import torch
+    >>> mask = torch.tensor([[True, True, False]])
+    >>> uniform = torch.log(torch.tensor([[0.5, 0.5, 0.0]]))
+    >>> penalty(uniform, uniform, mask, alpha=0.1, kl_coef=1.0)[0].item()
+    0.0
+    """
+    legal = mask.sum(-1, keepdim=True).clamp(min=1).to(log_probs.dtype)
+    to_magnet = magnet_kl(log_probs, (-torch.log(legal)).expand_as(log_probs), mask).mean()
+    to_played = magnet_kl(log_probs, played_log_probs, mask).mean()
+    return alpha * to_magnet + kl_coef * to_played, float(to_magnet.detach()), float(to_played.detach())

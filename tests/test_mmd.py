@@ -1,0 +1,260 @@
+"""Magnetic mirror descent: its step on a matrix game, PPO as its alpha = 0 case, resume,
+seeds, the CLI and the ``mmd`` bot, and its exact exploitability on a small variant."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch  # the selfplay extra, which the test command installs
+
+import elements_ai
+from elements_ai.agents import make_bot
+from elements_ai.agents.netbots import load_network
+from elements_ai.cli import main
+from elements_ai.core.params import ParameterError
+from elements_ai.selfplay import checkpoint
+from elements_ai.selfplay.mmd import MMDConfig, MMDTrainer, penalty, schedule
+from elements_ai.selfplay.net import masked_log_probs
+from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
+from elements_ai.solvers import build_tree, evaluate_probs
+from elements_ai.solvers.agents import bot_policy
+
+SMALL = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
+TINY = dict(num_envs=16, rollout_steps=8, hidden=(32,), eval_every=0, checkpoint_every=2, snapshot_every=1)
+# Sized for the small variant (tuning seeds 0 and 1; the curve in experiments/ uses others).
+SMALL_RUN = dict(num_envs=64, rollout_steps=16, hidden=(64, 64), alpha=0.2, eval_every=0, checkpoint_every=1000)
+
+
+# --- the step, on a one-state game ---------------------------------------------------------------
+
+# Rock-paper-scissors with the scissors-rock payoffs tripled (OpenSpiel's MMD example): its
+# Nash equilibrium and its quantal response equilibria are not uniform.
+PERTURBED_RPS = np.array([[0.0, -1.0, 3.0], [1.0, 0.0, -3.0], [-3.0, 3.0, 0.0]])
+
+
+def _mmd_on_matrix(payoff: np.ndarray, alpha: float, kl_coef: float, iterations: int, inner: int):
+    """Both players' policies after MMD in self-play on a matrix game, each step taken as the
+    trainer takes it: gradient steps on ``-E_pi[q] + penalty`` from the policy that played."""
+    a = torch.tensor(payoff)
+    logits = [torch.zeros(a.shape[0], dtype=torch.float64, requires_grad=True),
+              torch.zeros(a.shape[1], dtype=torch.float64, requires_grad=True)]
+    optimizer = torch.optim.SGD(logits, lr=0.5 / (alpha + kl_coef))
+    masks = [torch.ones(1, len(z), dtype=torch.bool) for z in logits]
+    for _ in range(iterations):
+        with torch.no_grad():
+            probs = [torch.softmax(z, -1) for z in logits]
+            q = [a @ probs[1], -(a.T @ probs[0])]  # each player's action values against the other
+            played = [masked_log_probs(z[None], m) for z, m in zip(logits, masks)]
+        for _ in range(inner):
+            loss = 0.0
+            for z, m, value, old in zip(logits, masks, q, played):
+                log_probs = masked_log_probs(z[None], m)
+                loss = loss - (log_probs.exp()[0] * value).sum() + penalty(log_probs, old, m, alpha, kl_coef)[0]
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    return [torch.softmax(z, -1).detach().numpy() for z in logits]
+
+
+def test_the_mmd_step_is_the_closed_form_proximal_step():
+    # One state: the penalty's minimiser beside -E_pi[q] is pi ∝ (played^k exp(q))^(1/(alpha+k)).
+    q = torch.tensor([1.0, -0.5, 0.25, 0.0], dtype=torch.float64)
+    mask = torch.tensor([[True, True, True, False]])
+    played = masked_log_probs(torch.tensor([[0.3, -0.2, 0.1, 9.0]], dtype=torch.float64), mask)
+    alpha, kl_coef = 0.3, 2.0
+    expected = torch.softmax((kl_coef * played[0, :3] + q[:3]) / (alpha + kl_coef), -1)
+    z = torch.zeros(1, 4, dtype=torch.float64, requires_grad=True)
+    optimizer = torch.optim.LBFGS([z], max_iter=200, tolerance_grad=1e-12, tolerance_change=1e-14)
+
+    def closure():
+        optimizer.zero_grad()
+        log_probs = masked_log_probs(z, mask)
+        loss = -(log_probs.exp()[0, :3] * q[:3]).sum() + penalty(log_probs, played, mask, alpha, kl_coef)[0]
+        loss.backward()
+        return loss
+
+    optimizer.step(closure)
+    found = masked_log_probs(z, mask).exp()[0].detach()
+    assert float(found[3]) == 0.0
+    np.testing.assert_allclose(found[:3].numpy(), expected.numpy(), atol=1e-6)
+
+
+def test_mmd_converges_to_the_quantal_response_equilibrium_of_a_matrix_game():
+    alpha = 0.5
+    row, column = _mmd_on_matrix(PERTURBED_RPS, alpha=alpha, kl_coef=2.0, iterations=300, inner=5)
+    # The alpha-QRE (uniform magnet): each policy is the softmax of its action values over alpha.
+    np.testing.assert_allclose(row, torch.softmax(torch.tensor(PERTURBED_RPS @ column / alpha), -1).numpy(),
+                               atol=1e-6)
+    np.testing.assert_allclose(column, torch.softmax(torch.tensor(-PERTURBED_RPS.T @ row / alpha), -1).numpy(),
+                               atol=1e-6)
+    # ... and OpenSpiel's tabular MMD (dilated entropy) finds the same one.
+    import pyspiel
+    from open_spiel.python.algorithms import mmd_dilated
+
+    game = pyspiel.convert_to_turn_based(pyspiel.create_matrix_game(PERTURBED_RPS.tolist(),
+                                                                    (-PERTURBED_RPS).tolist()))
+    reference = mmd_dilated.MMDDilatedEnt(game, alpha)
+    for _ in range(1000):
+        reference.update_sequences()
+    table = reference.get_policies().action_probability_array
+    np.testing.assert_allclose(np.stack([row, column]), table, atol=1e-5)
+    # Far from the uniform policy, which the magnet alone would give.
+    assert np.abs(row - 1 / 3).max() > 0.05
+
+
+def test_the_schedule_anneals_alpha_and_the_step_as_one_over_the_square_root_of_the_steps():
+    config = MMDConfig(alpha=0.05, kl_coef=20.0, anneal_steps=10_000_000)
+    assert schedule(config, 10_000_000) == (0.05, 20.0)
+    early, late = schedule(config, 100_000), schedule(config, 40_000_000)
+    assert early[0] == pytest.approx(0.5) and early[1] == pytest.approx(2.0)
+    assert late[0] == pytest.approx(0.025) and late[1] == pytest.approx(40.0)
+    assert schedule(MMDConfig(anneal_steps=0, alpha=0.3, kl_coef=4.0), 123) == (0.3, 4.0)
+    for bad in (dict(alpha=-0.1), dict(kl_coef=float("nan")), dict(anneal_steps=-1), dict(num_envs=0)):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            MMDConfig(**bad)
+
+
+# --- the trainer ---------------------------------------------------------------------------------
+
+def _weights(trainer) -> dict[str, torch.Tensor]:
+    return {name: tensor.clone() for name, tensor in trainer.net.state_dict().items()}
+
+
+def _same(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_with_alpha_and_the_step_at_zero_mmd_is_ppo(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    shared = dict(TINY, entropy_coef=0.0, self_play=1.0)
+    ppo = PPOTrainer(game, tmp_path / "ppo", PPOConfig(**shared), seed=4, progress=False)
+    plain = MMDTrainer(game, tmp_path / "plain", MMDConfig(**shared, alpha=0.0, kl_coef=0.0), seed=4, progress=False)
+    magnet = MMDTrainer(game, tmp_path / "mmd", MMDConfig(**shared), seed=4, progress=False)
+    rows = [trainer.train(steps=512) for trainer in (ppo, plain, magnet)]
+    assert _same(_weights(ppo), _weights(plain))
+    assert rows[0]["policy_loss"] == rows[1]["policy_loss"] and "alpha" not in rows[1]
+    assert not _same(_weights(ppo), _weights(magnet)) and rows[2]["alpha"] > 0 and rows[2]["magnet_kl"] >= 0
+    assert checkpoint.load(tmp_path / "mmd")["algorithm"] == "mmd"
+    with pytest.raises(checkpoint.CheckpointError, match="trained by 'mmd', not 'ppo'"):
+        PPOTrainer(game, tmp_path / "mmd", seed=4, progress=False)
+
+
+def test_a_resumed_run_continues_as_if_never_stopped_and_a_seed_repeats_a_run(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    config = MMDConfig(**TINY, alpha=0.3, anneal_steps=1000)
+    straight = MMDTrainer(game, tmp_path / "straight", config, seed=2, progress=False)
+    straight.train(steps=512)
+    MMDTrainer(game, tmp_path / "stopped", config, seed=2, progress=False).train(steps=256)
+    resumed = MMDTrainer(game, tmp_path / "stopped", seed=99, progress=False)  # the checkpoint's seed wins
+    assert resumed.config == config and isinstance(resumed.config, MMDConfig) and resumed.env_steps == 256
+    resumed.train(steps=512)
+    assert _same(_weights(straight), _weights(resumed))
+    assert [row["step_kl"] for row in straight.log] == [row["step_kl"] for row in resumed.log]
+    again = MMDTrainer(game, tmp_path / "again", config, seed=2, progress=False)
+    again.train(steps=512)
+    other = MMDTrainer(game, tmp_path / "other", config, seed=3, progress=False)
+    other.train(steps=512)
+    assert _same(_weights(straight), _weights(again)) and not _same(_weights(straight), _weights(other))
+    assert (tmp_path / "straight" / "log.csv").is_file() and (tmp_path / "straight" / "log.png").is_file()
+
+
+def test_the_train_command_trains_mmd_and_the_mmd_bot_plays_it(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["train", SMALL, "--algorithm", "mmd", "--steps", "256", "--out", str(out), "--quiet",
+            "--set", "num_envs=16", "--set", "rollout_steps=8", "--set", "hidden=16", "--set", "alpha=0.3",
+            "--set", "eval_every=1", "--set", "eval_games=10"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "mmd " in printed and "256 env steps" in printed and f"mmd:ckpt={out}" in printed
+    saved = checkpoint.load(out)
+    assert saved["algorithm"] == "mmd" and saved["config"]["alpha"] == 0.3 and saved["config"]["self_play"] == 1.0
+    assert "score_random" in saved["trainer"]["log"][-1]
+    game = elements_ai.load_game(SMALL)
+    bot = make_bot(f"mmd:ckpt={out}", game, 0, seed=1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    policy = bot.played_policy(state)
+    assert set(policy) == set(state.legal_actions()) and sum(policy.values()) == pytest.approx(1.0)
+    assert bot.step(state) in state.legal_actions() and not bot.greedy
+    with pytest.raises(ParameterError, match="mmd: no shipped agent"):
+        make_bot("mmd", game, 0)
+    assert main(args[:-8] + ["--set", "alpha=-1", "--out", str(tmp_path / "bad")]) == 2
+    assert "alpha must be a finite number >= 0" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
+
+
+# --- exact exploitability ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def small_tree():
+    game = elements_ai.load_game(SMALL)
+    tree = build_tree(game)
+    choices = np.flatnonzero(np.diff(tree.infoset_first) > 1)
+    states = [tree.state(int(infoset)) for infoset in choices]
+    infos = np.stack([np.asarray(s.information_state_tensor(int(tree.infoset_player[i])), np.float32)
+                      for s, i in zip(states, choices)])
+    masks = np.zeros((len(choices), game.num_distinct_actions()), np.bool_)
+    for row, state in enumerate(states):
+        masks[row, state.legal_actions()] = True
+    return game, tree, choices, states, infos, masks
+
+
+def _exploitability(small_tree, folder) -> float:
+    """The exact exploitability of what ``mmd:ckpt=folder`` plays (sampling its policy)."""
+    game, tree, choices, states, infos, masks = small_tree
+    network, _ = load_network(str(folder), game, "mmd")
+    probs = network.probabilities(infos, masks)
+    out = np.ones(tree.num_sequences)
+    for row, infoset in enumerate(choices):
+        first, stop = int(tree.infoset_first[infoset]), int(tree.infoset_first[infoset + 1])
+        out[first:stop] = probs[row, tree.sequence_action[first:stop]]
+    # The bot's own play agrees with the batch, at a few information sets.
+    bots = [make_bot(f"mmd:ckpt={folder}", game, player, seed=player) for player in range(2)]
+    for row in range(0, len(choices), len(choices) // 5):
+        played = bots[int(tree.infoset_player[choices[row]])].played_policy(states[row])
+        np.testing.assert_allclose([played[a] for a in sorted(played)], probs[row, sorted(played)], atol=1e-6)
+    return evaluate_probs(tree, out).exploitability
+
+
+def test_a_short_run_is_far_less_exploitable_than_random(small_tree, tmp_path):
+    _, tree, *_ = small_tree
+    uniform = evaluate_probs(tree, bot_policy(tree, "random")).exploitability
+    assert uniform == pytest.approx(1.278, abs=1e-3)
+    config = MMDConfig(**SMALL_RUN, anneal_steps=500_000)
+    MMDTrainer(elements_ai.load_game(SMALL), tmp_path, config, seed=1, progress=False).train(steps=300_000)
+    # PPO, in self-play with the same settings, stays at 0.8-1.0 (tuning seed 0, 500,000 steps).
+    exploitability = _exploitability(small_tree, tmp_path)
+    assert exploitability < 0.45, exploitability
+
+
+@pytest.mark.slow
+def test_a_longer_run_approaches_the_equilibrium(small_tree, tmp_path):
+    config = MMDConfig(**SMALL_RUN, anneal_steps=2_000_000)
+    MMDTrainer(elements_ai.load_game(SMALL), tmp_path, config, seed=1, progress=False).train(steps=2_000_000)
+    exploitability = _exploitability(small_tree, tmp_path)
+    assert exploitability < 0.3, exploitability
+
+
+@pytest.mark.slow
+def test_the_curve_script_writes_its_table_figure_and_readme(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pandas as pd
+
+    script = Path(__file__).resolve().parents[1] / "experiments" / "mmd_curve.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--out", str(tmp_path)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    table = pd.read_csv(tmp_path / "mmd-small.csv")
+    assert set(table["algorithm"]) == {"mmd", "ppo"} and (table["seed"] == 7_000_000).all()
+    first = table[table["env_steps"] == 0]["exploitability"]
+    assert len(first) == 2 and first.between(1.0, 1.6).all()  # near-uniform networks, before any step
+    assert table.groupby("algorithm")["env_steps"].max().eq(2048).all()
+    assert (tmp_path / "mmd-small.png").stat().st_size > 0
+    run = json.loads((tmp_path / "mmd-small.run.json").read_text())
+    assert run["command"] == f"python experiments/mmd_curve.py --quick --out {tmp_path}" and run["commit"]
+    assert run["command"] in (tmp_path / "README-mmd.md").read_text()
