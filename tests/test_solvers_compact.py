@@ -7,15 +7,10 @@ import pyspiel
 import pytest
 
 import elements_ai
-from elements_ai.solvers import ALGORITHMS, CFRSolver, TreeTooLarge, build_tree, compact, evaluate, evaluate_probs
-from elements_ai.solvers.compact import (
-    CompactCFRSolver,
-    _max_depth,
-    _subtree_stop,
-    build_compact,
-    count_compact,
-    evaluate_compact,
-)
+from elements_ai.solvers import ALGORITHMS, CFRSolver, TreeTooLarge, build_tree, evaluate, evaluate_probs
+from elements_ai.solvers.compact import CompactCFRSolver, build_compact, count_compact, evaluate_compact
+from elements_ai.solvers.compact import build as compact_build
+from elements_ai.solvers.compact.tree import _max_depth, _subtree_stop
 from elements_ai.solvers.memory import COMPACT_NODE_BYTES
 
 TINY = "elements(single_round=true,deck=1_2_6_6,hand_size=1)"
@@ -205,7 +200,7 @@ def test_the_average_policy_is_a_policy_table(trees):
 
 def test_the_builder_grows_its_arrays_when_the_sketch_is_low(trees, monkeypatch):
     _, expected, _ = trees(SMALL)
-    monkeypatch.setattr(compact, "SKETCH_MARGIN", 0.3)
+    monkeypatch.setattr(compact_build, "SKETCH_MARGIN", 0.3)
     tree = build_compact(elements_ai.load_game(SMALL))
     for name in ("node_shape", "node_code", "keys", "infoset_first", "infoset_parent", "sequence_action"):
         np.testing.assert_array_equal(getattr(tree, name), getattr(expected, name))

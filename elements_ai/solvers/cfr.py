@@ -39,7 +39,7 @@ import numba as nb
 import numpy as np
 import pyspiel
 
-from .best_response import evaluate_probs
+from .best_response import Evaluation, evaluate_probs
 from .flat import Tree
 from .memory import TREE_NODE_BYTES, memory_budget, too_large
 from .policy import PolicyTable
@@ -296,7 +296,51 @@ def _average(infoset_first, cumulative, out):
             out[s] = cumulative[s] / total if total > 0.0 else 1.0 / (stop - first)
 
 
-class CFRSolver:
+class TabularSolver:
+    """What the CFR family's solvers on a whole tree share (``CFRSolver`` on the flat
+    tree, ``CompactCFRSolver`` on the compact one): the average policy from the
+    cumulative policy, its exploitability, and a file that plays and resumes.
+
+    A subclass holds ``tree``, ``policy``, ``regret``, ``cumulative`` and
+    ``prediction`` (per sequence), and gives ``evaluate`` and ``average_policy``.
+    """
+
+    tree: Any
+    policy: np.ndarray
+    regret: np.ndarray
+    cumulative: np.ndarray
+    prediction: np.ndarray
+
+    def evaluate(self) -> Evaluation:
+        raise NotImplementedError
+
+    def average_policy(self) -> PolicyTable:
+        raise NotImplementedError
+
+    def average_probs(self) -> np.ndarray:
+        """The average policy, one probability per sequence of the tree."""
+        out = np.empty(self.tree.num_sequences)
+        _average(self.tree.infoset_first, self.cumulative, out)
+        return out
+
+    def nash_conv(self) -> float:
+        """NashConv of the average policy: the sum over players of what a best
+        response gains against the others' average policies."""
+        return self.evaluate().nash_conv
+
+    def exploitability(self) -> float:
+        """Exploitability of the average policy, NashConv / players (constant-sum games)."""
+        return self.evaluate().exploitability
+
+    def save(self, path) -> None:
+        """Writes the average policy and the solver's state to ``path`` (a ``.npz``
+        that ``cfr:policy=`` plays); the class's ``load`` resumes from it."""
+        state = {"regret": self.regret, "cumulative": self.cumulative, "current": self.policy,
+                 "prediction": self.prediction}
+        self.average_policy().save(path, solver_state=state)
+
+
+class CFRSolver(TabularSolver):
     """A tabular CFR-family solver on a game's flattened tree.
 
     ``game`` is a ``pyspiel.Game`` (its tree is built with ``build_tree``) or a
@@ -387,12 +431,6 @@ class CFRSolver:
         self.seconds += time.perf_counter() - started
         self.iteration += int(iterations)
 
-    def average_probs(self) -> np.ndarray:
-        """The average policy, one probability per sequence of the tree."""
-        out = np.empty(self.tree.num_sequences)
-        _average(self.tree.infoset_first, self.cumulative, out)
-        return out
-
     def info(self) -> dict[str, Any]:
         """What a policy file records about how it was made."""
         return {"settings": self.settings.to_dict(), "iterations": self.iteration, "seconds": round(self.seconds, 3)}
@@ -405,29 +443,9 @@ class CFRSolver:
         """The policy of the last iteration."""
         return PolicyTable.from_tree(self.tree, self.policy.copy(), {**self.info(), "policy": "current"})
 
-    def evaluate(self):
+    def evaluate(self) -> Evaluation:
         """NashConv, exploitability and the values of the average policy (``Evaluation``)."""
         return evaluate_probs(self.tree, self.average_probs(), self._work, threads=self.threads)
-
-    def nash_conv(self) -> float:
-        """NashConv of the average policy: the sum over players of what a best
-        response gains against the others' average policies."""
-        return self.evaluate().nash_conv
-
-    def exploitability(self) -> float:
-        """Exploitability of the average policy, NashConv / players (constant-sum games)."""
-        return self.evaluate().exploitability
-
-    def save(self, path) -> None:
-        """Writes the average policy and the solver's state to ``path`` (a ``.npz``);
-        ``CFRSolver.load`` resumes from it."""
-        state = {
-            "regret": self.regret,
-            "cumulative": self.cumulative,
-            "current": self.policy,
-            "prediction": self.prediction,
-        }
-        self.average_policy().save(path, solver_state=state)
 
     @classmethod
     def load(

@@ -65,6 +65,32 @@ def _find_or_add(table, keys, count, fp):
 
 
 @nb.njit(cache=True)
+def record_sequences(mask, count, infoset, added, infoset_first, sequence_action, counters, sequences_at):
+    """The first sequence of ``infoset``, whose legal actions are ``mask`` (``count`` of
+    them): appended as new sequences when the information set was just ``added``
+    (``counters[sequences_at]`` counts the sequences), else checked against those it
+    has; -1 when they differ (two states of one information set with other actions)."""
+    if added:
+        base = counters[sequences_at]
+        k = 0
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                sequence_action[base + k] = a
+                k += 1
+        counters[sequences_at] += count
+        infoset_first[infoset + 1] = counters[sequences_at]
+        return base
+    base = infoset_first[infoset]
+    same = infoset_first[infoset + 1] - base == count
+    k = 0
+    for a in range(mask.shape[0]):
+        if mask[a] and same:
+            same = sequence_action[base + k] == a
+            k += 1
+    return base if same else -1
+
+
+@nb.njit(cache=True)
 def _utility_row(returns, fp, utility_table, utility_keys, counters, rows_at, utility):
     """The row of ``utility`` that holds a terminal's ``returns`` (added as the next row,
     ``counters[rows_at]``, if no terminal had them yet); -1 when the table is full."""
@@ -165,25 +191,10 @@ def _walk(
                     counters[INFOSETS] += 1
                     infoset_player[infoset] = who
                     infoset_node[infoset] = node
-                    base = counters[SEQUENCES]
-                    k = 0
-                    for a in range(mask.shape[0]):
-                        if mask[a]:
-                            sequence_action[base + k] = a
-                            k += 1
-                    counters[SEQUENCES] += count
-                    infoset_first[infoset + 1] = counters[SEQUENCES]
-                else:
-                    base = infoset_first[infoset]
-                    k = 0
-                    same = infoset_first[infoset + 1] - base == count
-                    for a in range(mask.shape[0]):
-                        if mask[a] and same:
-                            same = sequence_action[base + k] == a
-                            k += 1
-                    if not same:
-                        counters[STATUS] = ACTIONS_DIFFER
-                        return
+                if record_sequences(mask, count, infoset, added, infoset_first, sequence_action, counters,
+                                    SEQUENCES) < 0:
+                    counters[STATUS] = ACTIONS_DIFFER
+                    return
                 node_player[node] = who
                 node_index[node] = infoset
         first = counters[NODES]

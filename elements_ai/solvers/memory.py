@@ -51,7 +51,7 @@ PYSPIEL_NODE_BYTES = 150
 # Nodes are numbered with int32.
 MAX_NODES = 2**31 - 1
 
-# The compact tree (compact.py): per node a shape byte and a 32-bit code, nothing
+# The compact tree (the compact package): per node a shape byte and a 32-bit code, nothing
 # else (its sweeps keep values on a stack as deep as the tree). Per information set:
 # key (16), player (1), first sequence and parent sequence (8 + 8), the parent's
 # information set and the per-player list (4 + 4). Per sequence: its action (1; 4
