@@ -1,6 +1,7 @@
-"""Trained networks as bots, played in numpy: ``ppo`` and ``az``.
+"""Trained networks as bots, played in numpy: ``ppo``, ``nfsp`` and ``az``.
 
-``ppo`` (a policy network) and ``az`` (PUCT search guided by a network) take
+``ppo`` (a policy network), ``nfsp`` (the average policy of neural fictitious
+self-play, played as ``ppo`` plays) and ``az`` (PUCT search guided by a network) take
 ``ckpt=``: a network file (``.npz``, what ``elements-ai zoo train`` ships), a
 training folder (its latest network) or one of its checkpoints; torch is never
 needed to play. ``NetworkPolicy`` is a ``ppo`` bot's play as an OpenSpiel policy. Without
@@ -112,9 +113,11 @@ class PPOBot(KernelBot):
                             "that solve them (elemental_duel: duels; 0: never)", int_range(0)),
     }
 
+    kind = "ppo"  # the shipped networks it plays without ckpt= (zoo recipes of this kind)
+
     def __init__(self, game, player: int, seed: int = 0, **params: Any):
         super().__init__(game, player, seed, **params)
-        self.net, play = load_network(self.options["ckpt"], game, "ppo")
+        self.net, play = load_network(self.options["ckpt"], game, self.kind)
         self.checkpoint = self.net.meta.get("path", "")
         self.greedy = bool(self.given.get("greedy", play.get("greedy", False)))
         self._hint = RulesBot(game, player, seed + 1) if self.net.hint == "rules" else None
@@ -123,7 +126,7 @@ class PPOBot(KernelBot):
         if self.endgame:
             if game.kernel.endgame is None:
                 solved = ", ".join(name for name, kernel in KERNELS.items() if kernel.endgame is not None)
-                raise NetworkError(f"ppo: endgame={self.endgame}, but {game.kernel.short_name} has no exact "
+                raise NetworkError(f"{self.kind}: endgame={self.endgame}, but {game.kernel.short_name} has no exact "
                                    f"endgame (games that have one: {solved})")
             self._endgame = game.kernel.endgame(game.cfg, self.endgame)
 
@@ -171,6 +174,25 @@ class PPOBot(KernelBot):
         cumulative = np.cumsum(probs)
         u = uniform(self._rng, 0) * cumulative[-1]
         return legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
+
+
+class NFSPBot(PPOBot):
+    """The average policy of neural fictitious self-play (``elements-ai train --algorithm nfsp``).
+
+    It plays as ``ppo`` does: it samples its policy unless ``greedy``, which turns an
+    equilibrium's mixed strategy into an exploitable pure one.
+
+    >>> import elements_ai, tempfile
+    >>> from elements_ai.agents import make_bot
+    >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
+    >>> try:
+    ...     make_bot("nfsp", game, player=0)
+    ... except ValueError as error:
+    ...     print(str(error).split(";")[0])
+    bot spec 'nfsp': nfsp: no shipped agent for elements(deck=1_2_3_6_6_6,hand_size=2,single_round=True,target_score=6)
+    """
+
+    kind = "nfsp"
 
 
 class AZBot(KernelBot):

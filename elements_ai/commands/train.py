@@ -17,6 +17,8 @@ EXAMPLES = """examples:
   elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \
       --set hidden=32_32
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm nfsp --steps 4096 \
+      --out runs/nfsp --set min_buffer=256
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
 On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
@@ -29,7 +31,8 @@ to millions, some after an imitation phase of their own.
 A game with a shipped agent trains by its recipe (steps, seed, hyperparameters), unless
 --steps, --seed or --set say otherwise; other games start from the trainer's defaults.
 Running it again with the same --out resumes the run from its latest checkpoint.
-The result plays as a bot: ppo:ckpt=runs/elements (az:ckpt=runs/az,sims=100), with
+The result plays as a bot: ppo:ckpt=runs/elements (az:ckpt=runs/az,sims=100; NFSP's
+average policy: nfsp:ckpt=runs/nfsp), with
 the recipe's play settings (--out's play.json: greedy, and for elemental_duel the
 exact last duels) unless the spec says otherwise.
 """
@@ -38,13 +41,13 @@ exact last duels) unless the spec says otherwise.
 def register(commands) -> None:
     parser = commands.add_parser(
         "train",
-        help="train a self-play agent (PPO or AlphaZero-style; needs torch)",
+        help="train a self-play agent (PPO, AlphaZero-style or NFSP; needs torch)",
         description="Train a policy by self-play on the vector env, with checkpoints, a log and a plot in --out.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help='a game name or game string, e.g. "elements(single_round=true)"')
-    parser.add_argument("--algorithm", choices=("ppo", "az"), default="ppo", help="default: ppo")
+    parser.add_argument("--algorithm", choices=("ppo", "az", "nfsp"), default="ppo", help="default: ppo")
     parser.add_argument("--steps", type=int,
                         help="environment steps in all (a resumed run counts its own; default: the recipe's)")
     parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
@@ -100,6 +103,7 @@ def run_train(args) -> int:
     from .. import zoo
     from ..loader import load_game
     from ..selfplay.az import AlphaZeroTrainer, AZConfig
+    from ..selfplay.nfsp import NFSPConfig, NFSPTrainer
     from ..selfplay.ppo import PPOConfig, PPOTrainer
 
     check_output_folder(args.out)
@@ -131,6 +135,14 @@ def run_train(args) -> int:
                                  backend=args.backend, actors=actors, device=args.device)
             # Checked and read: from here on the run writes, one run at a time on the folder.
             with trainer, folder_lock(args.out):
+                record_play()
+                row = trainer.train(steps)
+        elif args.algorithm == "nfsp":
+            if args.backend != "local" or args.device != "cpu":
+                raise ParameterError("--backend ray and --device cuda train PPO; nfsp runs locally on the CPU")
+            config = NFSPConfig(**{**defaults, **hyperparameters(NFSPConfig, args.set)})
+            trainer = NFSPTrainer(game, args.out, config, seed=seed, progress=not args.quiet)
+            with folder_lock(args.out):
                 record_play()
                 row = trainer.train(steps)
         else:

@@ -222,17 +222,17 @@ def choose(logits: torch.Tensor, mask: torch.Tensor, greedy: bool, generator: to
 
 def make_player(spec: str, env, game, seed: int) -> Player:
     """A fixed opponent from a bot spec: ``random`` and ``rules`` run in numba, a ``ppo``
-    network in batches (row by row when it plays an exact endgame), any other bot row by row."""
+    or ``nfsp`` network in batches (row by row when it plays an exact endgame), any other bot row by row."""
     if spec == "random":
         return RandomPlayer(env, seed)
     if spec == "rules":
         return RulesPlayer(env, seed)
-    if spec.strip().startswith("ppo"):
+    if spec.strip().startswith(("ppo", "nfsp")):
         from ..agents.netbots import load_network
         from ..agents.registry import parse_spec
 
-        _, params = parse_spec(spec)
-        network, play = load_network(params.get("ckpt", ""), game)
+        entry, params = parse_spec(spec)
+        network, play = load_network(params.get("ckpt", ""), game, entry.name)
         if int(params.get("endgame", play.get("endgame", 0))):
             return BotPlayer(spec, game, seed)  # the exact endgame solves position by position
         greedy = params.get("greedy", play.get("greedy", False))
