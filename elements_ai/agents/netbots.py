@@ -180,9 +180,10 @@ class NFSPBot(PPOBot):
     """The average policy of neural fictitious self-play (``elements-ai train --algorithm nfsp``).
 
     It plays as ``ppo`` does: it samples its policy unless ``greedy``, which turns an
-    equilibrium's mixed strategy into an exploitable pure one.
+    equilibrium's mixed strategy into an exploitable pure one. Without ``ckpt=`` it
+    plays the ``nfsp`` network shipped for the game; none ships yet.
 
-    >>> import elements_ai, tempfile
+    >>> import elements_ai
     >>> from elements_ai.agents import make_bot
     >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
     >>> try:
