@@ -95,8 +95,8 @@ def test_the_exact_evaluator_reads_the_network_as_the_bot_plays_it(game, evaluat
         first, stop = int(tree.infoset_first[infoset]), int(tree.infoset_first[infoset + 1])
         played = bots[int(tree.infoset_player[infoset])].played_policy(tree.state(int(infoset)))
         assert np.allclose(probs[first:stop], [played[int(a)] for a in tree.sequence_action[first:stop]])
-    uniform = evaluate_probs(tree, uniform_probs(tree)).exploitability
-    assert uniform == pytest.approx(1.2784, abs=1e-3)
+    assert evaluator.evaluate(network) == evaluate_probs(tree, probs)
+    assert evaluator.evaluate(network).exploitability != evaluate_probs(tree, uniform_probs(tree)).exploitability
 
 
 def test_a_short_run_learns_a_policy_far_less_exploitable_than_random(game, evaluator, tmp_path):
@@ -114,7 +114,7 @@ def test_a_short_run_learns_a_policy_far_less_exploitable_than_random(game, eval
 def test_a_longer_run_comes_closer_to_equilibrium(game, evaluator, tmp_path):
     trainer = NFSPTrainer(game, tmp_path, NFSPConfig(**FAST), seed=12, progress=False)
     trainer.train(1_000_000)
-    assert evaluator.evaluate(trainer.network()).exploitability < 0.6
+    assert evaluator.evaluate(trainer.network()).exploitability < 0.5
 
 
 # --- runs ----------------------------------------------------------------------------------------
