@@ -17,7 +17,7 @@ from elements_ai.solvers import uniform_probs
 from elements_ai.solvers.best_response import evaluate_probs
 
 SMALL = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
-TINY = dict(num_envs=16, rollout_steps=8, hidden=(32,), min_buffer=64, eval_every=0, checkpoint_every=2,
+TINY = dict(num_envs=16, rollout_steps=8, hidden=(32,), min_buffer=64, eval_every=0, checkpoint_every=4,
             learn_every=16, target_update_every=64)
 # The settings of the published curve (experiments/equilibrium.py): OpenSpiel's, but Adam
 # at 1e-3, updates every 16 moves and a target network refreshed every 2,000
@@ -187,6 +187,12 @@ def test_the_train_command_trains_nfsp_and_the_bot_plays_it(game, tmp_path, caps
         returns, _ = play_game(game, [make_bot(f"nfsp:ckpt={out}", game, 0, seed), make_bot("random", game, 1)],
                                seed)
         assert sum(returns) == 0
+    # As a training opponent it plays in batches, as ppo does.
+    from elements_ai.selfplay.players import NetPlayer, make_player
+
+    env = elements_ai.make_vec(SMALL, num_envs=8, seed=0)
+    player = make_player(f"nfsp:ckpt={out}", env, game, 0)
+    assert isinstance(player, NetPlayer) and env.legal_mask[np.arange(8), player.act(env, np.arange(8))].all()
     assert main(["train", SMALL, "--algorithm", "nfsp", "--steps", "10", "--out", str(tmp_path / "x"),
                  "--set", "anticipatory=2"]) == 2
     assert "anticipatory must be in [0, 1]" in capsys.readouterr().err
@@ -215,3 +221,19 @@ def test_the_equilibrium_curve_script_runs_quick(tmp_path):
     assert (tmp_path / "nfsp-small.png").stat().st_size > 0
     text = (tmp_path / "README.md").read_text()
     assert "| nfsp | 2,048 |" in text and "python experiments/equilibrium.py --quick" in text
+
+
+def test_the_checked_in_curve_is_whole_and_its_readme_shows_it():
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    folder = Path(__file__).resolve().parents[1] / "experiments" / "results" / "equilibrium"
+    run = json.loads((folder / "nfsp-small.run.json").read_text())
+    table = pd.read_csv(folder / "nfsp-small.csv")
+    assert run["command"].startswith("python experiments/equilibrium.py") and run["seed"] == 7_000_000
+    assert len(table) == run["points"] + 1 and table["env_steps"].iloc[-1] >= run["steps"]
+    assert table["env_steps"].is_monotonic_increasing and (folder / "nfsp-small.png").stat().st_size > 0
+    last = table.iloc[-1]
+    assert f"| nfsp | {int(last['env_steps']):,} | {last['exploitability']:.4f} |" in (folder / "README.md").read_text()
