@@ -17,8 +17,8 @@ EXAMPLES = """examples:
   elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \
       --set hidden=32_32
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
-  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm nfsp --steps 4096 \
-      --out runs/nfsp --set min_buffer=256
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm nfsp --steps 16384 \\
+      --out runs/nfsp
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
 On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
