@@ -214,8 +214,12 @@ class ReservoirBuffer(_Buffer):
         slot = np.floor(torch.rand(count, dtype=torch.float64, generator=generator).numpy() * seen).astype(np.int64)
         slot = np.where(seen <= self.capacity, seen - 1, slot)
         keep = np.flatnonzero(slot < self.capacity)
-        for k in keep:  # in order: a later entry drawn to the same slot replaces an earlier one
-            self.write(slot[k : k + 1], {name: value[k : k + 1] for name, value in values.items()})
+        if len(np.unique(slot[keep])) == len(keep):
+            if len(keep):
+                self.write(slot[keep], {name: value[keep] for name, value in values.items()})
+        else:
+            for k in keep:  # in order: a later entry drawn to the same slot replaces an earlier one
+                self.write(slot[k : k + 1], {name: value[k : k + 1] for name, value in values.items()})
         self.seen += count
         self.size = min(self.seen, self.capacity)
 
