@@ -1,7 +1,8 @@
-"""Trained networks as bots, played in numpy: ``ppo``, ``mmd`` and ``az``.
+"""Trained networks as bots, played in numpy: ``ppo``, ``mmd``, ``nfsp`` and ``az``.
 
-``ppo`` and ``mmd`` (policy networks, trained by PPO and by magnetic mirror descent)
-and ``az`` (PUCT search guided by a network) take
+``ppo``, ``mmd`` and ``nfsp`` (policy networks, trained by PPO, by magnetic mirror
+descent, and the average policy of neural fictitious self-play) and ``az`` (PUCT search
+guided by a network) take
 ``ckpt=``: a network file (``.npz``, what ``elements-ai zoo train`` ships), a
 training folder (its latest network) or one of its checkpoints; torch is never
 needed to play. ``NetworkPolicy`` is a ``ppo`` bot's play as an OpenSpiel policy. Without
@@ -126,7 +127,7 @@ class PPOBot(KernelBot):
         if self.endgame:
             if game.kernel.endgame is None:
                 solved = ", ".join(name for name, kernel in KERNELS.items() if kernel.endgame is not None)
-                raise NetworkError(f"ppo: endgame={self.endgame}, but {game.kernel.short_name} has no exact "
+                raise NetworkError(f"{self.kind}: endgame={self.endgame}, but {game.kernel.short_name} has no exact "
                                    f"endgame (games that have one: {solved})")
             self._endgame = game.kernel.endgame(game.cfg, self.endgame)
 
@@ -186,6 +187,26 @@ class MMDBot(PPOBot):
     """
 
     kind = "mmd"
+
+
+class NFSPBot(PPOBot):
+    """The average policy of neural fictitious self-play (``elements-ai train --algorithm nfsp``).
+
+    It plays as ``ppo`` does: it samples its policy unless ``greedy``, which turns an
+    equilibrium's mixed strategy into an exploitable pure one. Without ``ckpt=`` it
+    plays the ``nfsp`` network shipped for the game; none ships yet.
+
+    >>> import elements_ai
+    >>> from elements_ai.agents import make_bot
+    >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_3_6_6_6", hand_size=2)
+    >>> try:
+    ...     make_bot("nfsp", game, player=0)
+    ... except ValueError as error:
+    ...     print(str(error).split(";")[0])
+    bot spec 'nfsp': nfsp: no shipped agent for elements(deck=1_2_3_6_6_6,hand_size=2,single_round=True,target_score=6)
+    """
+
+    kind = "nfsp"
 
 
 class AZBot(KernelBot):

@@ -18,6 +18,8 @@ EXAMPLES = """examples:
       --set hidden=32_32
   elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm mmd --steps 4096 --out mmd
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm nfsp --steps 16384 \\
+      --out runs/nfsp
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
 On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
@@ -32,9 +34,12 @@ A game with a shipped agent trains by its recipe (steps, seed, hyperparameters),
 Running it again with the same --out resumes the run from its latest checkpoint.
 MMD (magnetic mirror descent) is PPO in pure self-play with a magnet: its last policy
 approaches a Nash equilibrium of a two-player zero-sum game; --set alpha=, kl_coef=,
-anneal_steps= set its temperature and mirror-descent step and their schedule.
+anneal_steps= set its temperature and mirror-descent step and their schedule. NFSP
+(neural fictitious self-play) learns a best response and the average of its play, whose
+average policy approaches one.
 
-The result plays as a bot: ppo:ckpt=runs/elements (mmd:ckpt=mmd, az:ckpt=runs/az,sims=100), with
+The result plays as a bot: ppo:ckpt=runs/elements (mmd:ckpt=mmd, nfsp:ckpt=runs/nfsp,
+az:ckpt=runs/az,sims=100), with
 the recipe's play settings (--out's play.json: greedy, and for elemental_duel the
 exact last duels) unless the spec says otherwise.
 """
@@ -43,14 +48,15 @@ exact last duels) unless the spec says otherwise.
 def register(commands) -> None:
     parser = commands.add_parser(
         "train",
-        help="train a self-play agent (PPO, MMD or AlphaZero-style; needs torch)",
+        help="train a self-play agent (PPO, MMD, NFSP or AlphaZero-style; needs torch)",
         description="Train a policy by self-play on the vector env, with checkpoints, a log and a plot in --out.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help='a game name or game string, e.g. "elements(single_round=true)"')
-    parser.add_argument("--algorithm", choices=("ppo", "mmd", "az"), default="ppo",
-                        help="ppo, mmd (magnetic mirror descent: near-equilibrium self-play) or az; default: ppo")
+    parser.add_argument("--algorithm", choices=("ppo", "mmd", "nfsp", "az"), default="ppo",
+                        help="ppo, mmd (magnetic mirror descent), nfsp (neural fictitious self-play): both "
+                             "near-equilibrium self-play, or az; default: ppo")
     parser.add_argument("--steps", type=int,
                         help="environment steps in all (a resumed run counts its own; default: the recipe's)")
     parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
@@ -107,6 +113,7 @@ def run_train(args) -> int:
     from ..loader import load_game
     from ..selfplay.az import AlphaZeroTrainer, AZConfig
     from ..selfplay.mmd import MMDConfig, MMDTrainer
+    from ..selfplay.nfsp import NFSPConfig, NFSPTrainer
     from ..selfplay.ppo import PPOConfig, PPOTrainer
 
     check_output_folder(args.out)
@@ -140,6 +147,14 @@ def run_train(args) -> int:
                                     backend=args.backend, actors=actors, device=args.device)
             # Checked and read: from here on the run writes, one run at a time on the folder.
             with trainer, folder_lock(args.out):
+                record_play()
+                row = trainer.train(steps)
+        elif args.algorithm == "nfsp":
+            if args.backend != "local" or args.device != "cpu":
+                raise ParameterError("--backend ray and --device cuda train PPO; nfsp runs locally on the CPU")
+            config = NFSPConfig(**{**defaults, **hyperparameters(NFSPConfig, args.set)})
+            trainer = NFSPTrainer(game, args.out, config, seed=seed, progress=not args.quiet)
+            with folder_lock(args.out):
                 record_play()
                 row = trainer.train(steps)
         else:

@@ -221,13 +221,14 @@ def choose(logits: torch.Tensor, mask: torch.Tensor, greedy: bool, generator: to
 
 
 def make_player(spec: str, env, game, seed: int) -> Player:
-    """A fixed opponent from a bot spec: ``random`` and ``rules`` run in numba, a ``ppo`` or
-    ``mmd`` network in batches (row by row when it plays an exact endgame), any other bot row by row."""
+    """A fixed opponent from a bot spec: ``random`` and ``rules`` run in numba, a ``ppo``,
+    ``mmd`` or ``nfsp`` network in batches (row by row when it plays an exact endgame), any
+    other bot row by row."""
     if spec == "random":
         return RandomPlayer(env, seed)
     if spec == "rules":
         return RulesPlayer(env, seed)
-    if spec.strip().startswith(("ppo", "mmd")):
+    if spec.strip().startswith(("ppo", "mmd", "nfsp")):
         from ..agents.netbots import load_network
         from ..agents.registry import parse_spec
 

@@ -1,0 +1,204 @@
+"""How close equilibrium-seeking learners come to a Nash equilibrium, measured exactly.
+
+    python experiments/equilibrium.py                      # NFSP, 2M steps (about 12 minutes on 2 cores)
+    python experiments/equilibrium.py --algorithm nfsp --steps 4000000 --points 40
+    python experiments/equilibrium.py --quick              # a few thousand steps, into a temporary folder
+
+On the small ``elements`` variant (``elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)``:
+9,842 information sets), which the solvers flatten whole, a learner trains for
+``--steps`` environment steps; at ``--points`` evenly spaced steps its network (for
+NFSP the average policy) is measured by its exact exploitability: the exact best
+response of each seat against the policy it samples from
+(``elements_ai.selfplay.exact.ExactEvaluator``). Nothing is sampled in the measure,
+so the curve's only randomness is the training run's: its seed is the evaluation
+seed (``_common.EVAL_SEED``), which no tuning run used (they used seeds below 100).
+
+Each algorithm is one line of ``ALGORITHMS``: its trainer, its config and the
+settings of its curve (those not given are the trainer's defaults; ``--set NAME=VALUE``
+changes one). Writes ``<algorithm>-small.csv`` (steps, exploitability, wall time),
+``<algorithm>-small.png``, ``<algorithm>-small.run.json`` (the command, seed, settings,
+commit and machine) and ``README.md`` (every algorithm's curve in the folder, with
+uniform random play and the shipped ``ppo`` network for scale) under
+``experiments/results/equilibrium/``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+from _common import EVAL_SEED, at_least_one, results_folder, run_record, write_run
+
+import elements_ai
+from elements_ai.files import atomic_write
+from elements_ai.tables import provenance, write_csv
+
+SMALL = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
+NAME = "equilibrium"
+DEFAULT_STEPS = 2_000_000
+DEFAULT_POINTS = 20
+
+# name: (module, trainer, config, the curve's settings). The NFSP curve keeps the
+# paper's and OpenSpiel's settings (anticipatory 0.1, buffers of 200,000 and 2M, batch
+# 128, one hidden layer of 128, epsilon 0.06 to 0.001) but for three, tuned on seed 0,
+# 1M steps: OpenSpiel's SGD at 0.01, one update every 64 moves, stayed at uniform
+# play's exploitability (1.36 after 100,000 steps, where uniform is 1.28); Adam at
+# 1e-3 every 16 moves reached 0.79 there and 0.41 after 1M; refreshing the target
+# network every 2,000 best-response moves instead of 19,200, 0.74 and 0.31. Updating
+# every 8 moves took twice the time for no gain (0.56 against 0.62 at 300,000).
+ALGORITHMS: dict[str, tuple[str, str, str, dict]] = {
+    "nfsp": ("elements_ai.selfplay.nfsp", "NFSPTrainer", "NFSPConfig",
+             dict(optimizer="adam", rl_lr=1e-3, sl_lr=1e-3, learn_every=16, target_update_every=2000, eval_every=0,
+                  checkpoint_every=10**6)),
+    "ppo": ("elements_ai.selfplay.ppo", "PPOTrainer", "PPOConfig", dict(eval_every=0, checkpoint_every=10**6)),
+}
+
+
+def trainer_for(algorithm: str, out: Path, seed: int, changes: dict):
+    """A fresh trainer of ``algorithm`` writing to ``out``, with the curve's settings and ``changes``."""
+    module, trainer, config, settings = ALGORITHMS[algorithm]
+    module = importlib.import_module(module)
+    config_class = getattr(module, config)
+    config = config_class(**{**settings, **changes})
+    return getattr(module, trainer)(elements_ai.load_game(SMALL), out, config, seed=seed, progress=False), config
+
+
+def curve(algorithm: str, steps: int, points: int, seed: int, changes: dict, runs: Path) -> tuple[pd.DataFrame, dict]:
+    """Trains ``algorithm`` for ``steps`` steps; its exact exploitability at ``points`` steps."""
+    from elements_ai.selfplay.exact import ExactEvaluator
+
+    evaluator = ExactEvaluator(elements_ai.load_game(SMALL))
+    trainer, config = trainer_for(algorithm, runs, seed, changes)
+    rows, trained = [], 0.0
+    marks = sorted({max(1, round(steps * k / points)) for k in range(1, points + 1)})
+    rows.append({"env_steps": 0, "exploitability": evaluator.evaluate(trainer.network()).exploitability,
+                 "train_seconds": 0.0})
+    for mark in marks:
+        start = time.perf_counter()
+        trainer.train(mark)
+        trained += time.perf_counter() - start
+        result = evaluator.evaluate(trainer.network())
+        rows.append({"env_steps": trainer.env_steps, "exploitability": result.exploitability,
+                     "train_seconds": round(trained, 1)})
+        print(f"{algorithm} {trainer.env_steps:>9,} steps: exploitability {result.exploitability:.4f} "
+              f"({trained:.0f} s)", flush=True)
+    return pd.DataFrame(rows), dataclasses.asdict(config)
+
+
+def references() -> dict[str, float]:
+    """Exact exploitability of uniform random play and of the shipped ``ppo`` network's policy."""
+    from elements_ai.agents.netbots import load_network
+    from elements_ai.selfplay.exact import ExactEvaluator
+    from elements_ai.solvers import evaluate_probs, uniform_probs
+
+    game = elements_ai.load_game(SMALL)
+    evaluator = ExactEvaluator(game)
+    out = {"random": evaluate_probs(evaluator.tree, uniform_probs(evaluator.tree)).exploitability}
+    out["ppo (shipped)"] = evaluator.evaluate(load_network("", game)[0]).exploitability
+    return out
+
+
+def plot(tables: dict[str, pd.DataFrame], marks: dict[str, float], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for name, table in tables.items():
+        ax.plot(table["env_steps"], table["exploitability"], marker="o", ms=3, label=name)
+    for k, (name, value) in enumerate(marks.items()):
+        ax.axhline(value, color="grey", lw=0.9, ls=(":", "--")[k % 2], label=f"{name}: {value:.3f}")
+    ax.set_xlabel("env steps")
+    ax.set_ylabel("exact exploitability")
+    ax.set_ylim(bottom=0)
+    ax.set_title("small elements variant: exact exploitability while training")
+    ax.legend()
+    fig.tight_layout()
+    with atomic_write(path) as handle:
+        fig.savefig(handle, format="png", dpi=90)
+    plt.close(fig)
+
+
+def readme(out: Path, marks: dict[str, float]) -> str:
+    """README.md: every algorithm's curve found in ``out``, regenerated from its files."""
+    lines = ["# Equilibrium-seeking learners, measured exactly", "",
+             f"On `{SMALL}` (9,842 information sets) each learner's network is measured while it trains by its "
+             "**exact** exploitability (the exact best response of each seat against the policy the network "
+             "samples from; 0 is a Nash equilibrium, returns span ±2). Written by `experiments/equilibrium.py` "
+             "from the CSV files beside this one; the training seed is the evaluation seed, which no tuning run "
+             "used.", "",
+             "For scale: " + ", ".join(f"{name} {value:.3f}" for name, value in marks.items()) + ".", "",
+             "| algorithm | steps | exploitability at the end | lowest measured while training | training time | "
+             "command |",
+             "|---|---:|---:|---:|---:|---|"]
+    for csv in sorted(out.glob("*-small.csv")):
+        algorithm = csv.name[: -len("-small.csv")]
+        table = pd.read_csv(csv)
+        run = json.loads((out / f"{algorithm}-small.run.json").read_text())
+        last, best = table.iloc[-1], table.loc[table["env_steps"] > 0, "exploitability"].min()
+        lines.append(f"| {algorithm} | {int(last['env_steps']):,} | {last['exploitability']:.4f} | {best:.4f} | "
+                     f"{last['train_seconds'] / 60:.1f} min | `{run['command']}` |")
+    lines.append("")
+    for csv in sorted(out.glob("*-small.csv")):
+        algorithm = csv.name[: -len("-small.csv")]
+        run = json.loads((out / f"{algorithm}-small.run.json").read_text())
+        settings = ", ".join(f"{k}={v}" for k, v in run["settings"].items())
+        lines += [f"## {algorithm}", "", f"![{algorithm}]({algorithm}-small.png)", "",
+                  f"Settings (seed {run['seed']}): {settings}.", "",
+                  f"Measured at commit `{run['commit']}` on {run['machine']}.", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    args = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    args.add_argument("--algorithm", choices=sorted(ALGORITHMS), default="nfsp")
+    args.add_argument("--steps", type=at_least_one, default=None, help=f"default {DEFAULT_STEPS:,}")
+    args.add_argument("--points", type=at_least_one, default=None,
+                      help=f"exact measures along the run (default {DEFAULT_POINTS})")
+    args.add_argument("--seed", type=int, default=None, help=f"the training seed (default {EVAL_SEED:,})")
+    args.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                      help="a setting of the trainer's config (repeatable; lists joined by _)")
+    args.add_argument("--quick", action="store_true", help="a few thousand steps, into a temporary folder")
+    args.add_argument("--out", type=Path, default=None,
+                      help=f"results folder (default experiments/results/{NAME}; with --quick a temporary folder)")
+    parsed = args.parse_args(argv)
+    from elements_ai.commands.train import hyperparameters
+
+    measured_with = provenance()
+    module, _, config, settings = ALGORITHMS[parsed.algorithm]
+    changes = hyperparameters(getattr(importlib.import_module(module), config), parsed.set)
+    if parsed.quick:
+        changes = {"num_envs": 16, "hidden": (32,), **({"min_buffer": 64} if parsed.algorithm == "nfsp" else {}),
+                   **changes}
+    steps = parsed.steps or (2048 if parsed.quick else DEFAULT_STEPS)
+    points = parsed.points or (2 if parsed.quick else DEFAULT_POINTS)
+    seed = EVAL_SEED if parsed.seed is None else parsed.seed
+    out = results_folder(NAME, parsed.out, parsed.quick)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"{parsed.algorithm}-run-") as runs:
+        table, config = curve(parsed.algorithm, steps, points, seed, changes, Path(runs))
+    table.insert(0, "algorithm", parsed.algorithm)
+    stem = f"{parsed.algorithm}-small"
+    write_csv(table, out / f"{stem}.csv")
+    shown = {k: v for k, v in config.items() if k in settings or k in changes}
+    write_run(out / f"{stem}.run.json", run_record("equilibrium.py", argv, measured_with, game=SMALL, seed=seed,
+                                                     steps=steps, points=points, settings=shown, config=config))
+    marks = references()
+    plot({parsed.algorithm: table}, marks, out / f"{stem}.png")
+    with atomic_write(out / "README.md", "w") as handle:
+        handle.write(readme(out, marks))
+    print(f"results in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
