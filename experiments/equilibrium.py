@@ -1,7 +1,8 @@
 """How close equilibrium-seeking learners come to a Nash equilibrium, measured exactly.
 
     python experiments/equilibrium.py                      # NFSP, 2M steps (about 12 minutes on 2 cores)
-    python experiments/equilibrium.py --algorithm nfsp --steps 4000000 --points 40
+    python experiments/equilibrium.py --algorithm mmd --steps 4000000
+    python experiments/equilibrium.py --algorithm ppo --steps 4000000   # the same self-play, PPO's loss
     python experiments/equilibrium.py --quick              # a few thousand steps, into a temporary folder
 
 On the small ``elements`` variant (``elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)``:
@@ -56,7 +57,17 @@ ALGORITHMS: dict[str, tuple[str, str, str, dict]] = {
     "nfsp": ("elements_ai.selfplay.nfsp", "NFSPTrainer", "NFSPConfig",
              dict(optimizer="adam", rl_lr=1e-3, sl_lr=1e-3, learn_every=16, target_update_every=2000, eval_every=0,
                   checkpoint_every=10**6)),
-    "ppo": ("elements_ai.selfplay.ppo", "PPOTrainer", "PPOConfig", dict(eval_every=0, checkpoint_every=10**6)),
+    # MMD (magnetic mirror descent) is PPO in pure self-play with the entropy bonus replaced
+    # by a uniform magnet, alpha = 0.2 * sqrt(2M / t), and a mirror-descent step, a reverse
+    # KL to the policy that played the batch, 20 * sqrt(t / 2M); chosen on seeds 0 and 1
+    # among alpha 0.05-0.5, kl_coef up to 100 and lr 1e-4 (the paper's schedule, 0.05 and
+    # 20 at 10M steps, was too cold this short). PPO's line is the same self-play with
+    # PPO's own loss, for comparison.
+    "mmd": ("elements_ai.selfplay.mmd", "MMDTrainer", "MMDConfig",
+            dict(num_envs=128, rollout_steps=32, hidden=(64, 64), self_play=1.0, eval_every=0, alpha=0.2,
+                 kl_coef=20.0, anneal_steps=2_000_000)),
+    "ppo": ("elements_ai.selfplay.ppo", "PPOTrainer", "PPOConfig",
+            dict(num_envs=128, rollout_steps=32, hidden=(64, 64), self_play=1.0, eval_every=0)),
 }
 
 
@@ -145,7 +156,7 @@ def readme(out: Path, marks: dict[str, float]) -> str:
         last, best = table.iloc[-1], table.loc[table["env_steps"] > 0, "exploitability"].min()
         lines.append(f"| {algorithm} | {int(last['env_steps']):,} | {last['exploitability']:.4f} | {best:.4f} | "
                      f"{last['train_seconds'] / 60:.1f} min | `{run['command']}` |")
-    lines.append("")
+    lines += ["", "![every learner's curve](learners-small.png)", ""]
     for csv in sorted(out.glob("*-small.csv")):
         algorithm = csv.name[: -len("-small.csv")]
         run = json.loads((out / f"{algorithm}-small.run.json").read_text())
@@ -194,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
                                                      steps=steps, points=points, settings=shown, config=config))
     marks = references()
     plot({parsed.algorithm: table}, marks, out / f"{stem}.png")
+    every = {csv.name[: -len("-small.csv")]: pd.read_csv(csv) for csv in sorted(out.glob("*-small.csv"))}
+    plot(every, marks, out / "learners-small.png")
     with atomic_write(out / "README.md", "w") as handle:
         handle.write(readme(out, marks))
     print(f"results in {out}")
