@@ -24,6 +24,7 @@ import importlib
 import importlib.util
 import os
 import random
+import secrets
 import sys
 from collections.abc import Callable, Iterable
 from typing import TextIO
@@ -48,6 +49,8 @@ QUIT_WORDS = ("quit", "q", "exit")
 # are shown by name could not have been another one in a world they think possible.
 WORLDS = 2
 FORCED_WORLDS = 8
+# Fresh seeds are drawn below this: short enough to type back after --seed.
+FRESH_SEEDS = 1_000_000
 
 
 # --- seats --------------------------------------------------------------------------------------
@@ -356,7 +359,7 @@ def play(
     game: str | pyspiel.Game,
     bots: list[str] | None = None,
     seat: int = 0,
-    seed: int = 0,
+    seed: int | None = None,
     *,
     params: dict | None = None,
     save: str | os.PathLike | None = None,
@@ -366,7 +369,8 @@ def play(
     """Plays one game of ``game`` (a name, a game string or a loaded game) between a
     person at ``seat``, answering on ``stdin``, and bots (``choose_seats``).
 
-    ``seed`` seeds chance and the bots: the same answers give the same game.
+    ``seed`` seeds chance and the bots: the same answers give the same game;
+    ``None`` draws a fresh one, printed at the start so the game can be played again.
     ``save``: a file for the game record, checked before the game starts and written
     whole at the end, or when the person stops (``quit``, end of input, Ctrl-C).
     Returns the record; its ``returns`` are ``None`` if the game was stopped.
@@ -376,6 +380,8 @@ def play(
 
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
+    if seed is None:
+        seed = secrets.randbelow(FRESH_SEEDS)
     if seed < 0:
         raise ParameterError(f"--seed must be 0 or more, got {seed}")
     if save is not None:
@@ -391,7 +397,8 @@ def play(
     for bot in players.values():
         bot.restart_at(state)
     others = ", ".join(f"p{p} is {spec}" for p, spec in enumerate(seats) if p != seat)
-    print(f"{short_game(str(game))}: you are p{seat}{', ' + others if others else ''} (seed {seed})", file=out)
+    print(f"{short_game(str(game))}: you are p{seat}{', ' + others if others else ''} (seed {seed}: "
+          f"--seed {seed} plays this deal again)", file=out)
     print("Enter a move's number or the move as written; ? for help, quit to stop.", file=out)
     since: list[str] = []
 
@@ -449,9 +456,12 @@ def play(
             record.append(state, action)
             state.apply_action(action)
     except KeyboardInterrupt:
+        # The terminal echoed "^C" on the prompt's line: end that line, then one line of our own.
+        note = f"interrupted after {len(record.moves)} moves"
         if save is not None:
             record.save(save)
-            print(f"\ninterrupted: the game so far is saved in {save}", file=out, flush=True)
+            note = f"interrupted: the game so far is saved in {save}"
+        print(f"\n{note} (seed {seed})", file=out, flush=True)
         raise
     record.returns = [float(r) for r in state.returns()]
     print("\n--- game over ---", file=out)

@@ -217,7 +217,7 @@ def test_elementum_picks_are_named_only_once_they_are_face_up():
 def test_three_players_with_one_bot_per_other_seat():
     record, text, _ = play_with("elements1997(players=3,rounds=1)", ["rules", "random"], lambda moves: "1", seat=1)
     assert record.seats == ["rules", "human", "random"] and record.returns is not None
-    assert text.startswith("elements1997(rounds=1): you are p1, p0 is rules, p2 is random (seed 0)\n")
+    assert text.startswith("elements1997(rounds=1): you are p1, p0 is rules, p2 is random (seed 0: --seed 0 plays this deal again)\n")
     points = [int(p) for p in re.findall(r"p\d \(\w+\) (-?\d+)", result_line(text))]
     assert len(points) == 3 and re.search(r"scores p0 (\d+), p1 (\d+), p2 (\d+)\n(?!.*scores)", text, re.S).groups() \
         == tuple(map(str, points))
@@ -390,3 +390,36 @@ def test_ctrl_c_and_ctrl_d_in_a_terminal_keep_the_game_so_far(key, status, tmp_p
     assert note in child.before
     record = GameRecord.load(save)
     assert record.returns is None and sum(move.player == 0 for move in record.moves) == 1
+
+
+@pytest.mark.slow
+def test_ctrl_c_without_save_ends_the_line_and_says_one_line(tmp_path):
+    import pexpect
+
+    child = spawn("play", ROUND, "--seed", "5", cwd=tmp_path)
+    child.expect(PROMPT.pattern)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, child.before
+    # What follows the prompt: the terminal's echo of Ctrl-C, then exactly one line, each ended.
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", child.before.replace("^C", "")).split("\r\n")
+    assert lines[0].strip() == "" and re.fullmatch(r"interrupted after \d+ moves \(seed 5\)", lines[1]), lines
+    assert lines[2:] == [""], lines
+
+
+def test_play_draws_a_fresh_seed_and_prints_it_for_a_replay():
+    def opening(seed):
+        out = io.StringIO()
+        record = play(ROUND, ["random"], 0, seed, stdin=Person(out, lambda moves: "1"), stdout=out)
+        return record, out.getvalue().splitlines()[0]
+
+    first, line = opening(None)
+    seed = int(re.search(r"\(seed (\d+): --seed (\d+) plays this deal again\)$", line).group(1))
+    assert first.seed == seed
+    again, _ = opening(seed)
+    assert again.actions == first.actions and again.returns == first.returns
+    from elements_ai.cli import build_parser
+
+    assert build_parser().parse_args(["play", ROUND]).seed is None
+    assert build_parser().parse_args(["play", ROUND, "--seed", "9"]).seed == 9
