@@ -172,7 +172,7 @@ def check_the_end(driver, game: str) -> None:
     from selenium.webdriver.common.by import By
 
     result = driver.find_element(By.ID, "result")
-    assert result.is_displayed() and result.text.startswith("Game over"), result.text
+    assert result.is_displayed() and result.text.startswith(("You ", "A draw")), result.text
     assert not driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
     assert "game over" in driver.find_element(By.ID, "board").text
     link = driver.find_element(By.ID, "download")

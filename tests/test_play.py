@@ -17,7 +17,8 @@ from commands import ENV
 
 import elements_ai
 from elements_ai import cli
-from elements_ai.play import play, replay, seen_move, standing
+from elements_ai.play import play, replay, seen_move
+from elements_ai.render.words import result_words, standing_words
 from elements_ai.record import GameRecord
 from elements_ai.testing import play_by_strings
 
@@ -74,9 +75,6 @@ def test_a_scripted_game_of_elements_goes_to_the_end():
     record, text, person = play_with("elements", ["rules"], lambda moves: "1", seed=4)
     assert record.returns is not None and sum(record.returns) == 0
     assert len(person.entered) == sum(move.player == 0 for move in record.moves) == len(PROMPT.findall(text))
-    won = record.returns[0] > 0
-    assert result_line(text) == (f"result: you {'won' if won else 'lost'}; returns p0 (you) "
-                                 f"{record.returns[0]:+g}, p1 (rules) {record.returns[1]:+g}")
     # The first listed move is what every "1" chose.
     state = record.load_game().new_initial_state()
     for move in record.moves:
@@ -84,6 +82,14 @@ def test_a_scripted_game_of_elements_goes_to_the_end():
             assert move.action == state.legal_actions()[0]
         state.apply_action(move.action)
     assert state.is_terminal() and state.returns() == record.returns
+    # The match score, the winner's first: victory points from the final state.
+    mine, theirs = re.search(r"scores p0 (\d+), p1 (\d+)", str(state)).groups()
+    won = record.returns[0] > 0
+    assert result_line(text) == (f"result: You {'won' if won else 'lost'} the match {mine}–{theirs}; returns p0 (you) "
+                                 f"{record.returns[0]:+g}, p1 (rules) {record.returns[1]:+g}")
+    # The record says it in the same words, and keeps them through its file.
+    assert record.result == result_line(text).removeprefix("result: ").split(";")[0]
+    assert GameRecord.from_json(record.to_json()).result == record.result
 
 
 def test_moves_are_chosen_by_name_in_any_case_and_spacing():
@@ -138,16 +144,18 @@ def test_the_same_seed_and_answers_give_the_same_game():
 
 
 @pytest.mark.parametrize(
-    "values, me, words",
+    "values, me, unit, words",
     [
-        ([1, -1], 0, "you won"), ([1, -1], 1, "you lost"), ([0, 0], 1, "a draw"), ([2, -1, -1], 0, "you won"),
-        ([3, 5, 5], 1, "you tied for first"), ([3, 5, 4], 2, "you came 2nd of 3"), ([3, 5, 4], 0, "you came 3rd of 3"),
-        ([1, 2, 3, 4], 0, "you came 4th of 4"), ([1, -1], None, "p0 won"),
-        ([5, 5, 1], None, "p0 and p1 tied for first"),
+        ([1, -1], 0, None, "You won"), ([1, -1], 1, None, "You lost"), ([0, 0], 1, None, "A draw"),
+        ([2, -1, -1], 0, None, "You won"), ([3, 5, 5], 1, None, "You tied for first"),
+        ([3, 5, 4], 2, None, "You came 2nd of 3"), ([3, 16, 4], 2, "points", "You came 2nd of 3 with 4 points"),
+        ([1, 2, 3, 4], 0, None, "You came 4th of 4"), ([1, -1], None, None, "Player 0 won"),
+        ([5, 5, 1], None, None, "Players 0 and 1 tied for first"), ([2, 6], 0, "points", "You lost, 2 points to 6"),
+        ([20, 16, 28], None, "points", "Player 2 won with 28 points"), ([7, 7], 0, "points", "A draw, 7 points each"),
     ],
 )
-def test_the_result_in_words(values, me, words):
-    assert standing(values, me) == words
+def test_the_result_in_words(values, me, unit, words):
+    assert standing_words(values, me, unit) == words
 
 
 # --- the person sees their own seat only ----------------------------------------------------------
@@ -222,8 +230,8 @@ def test_three_players_with_one_bot_per_other_seat():
     assert len(points) == 3 and re.search(r"scores p0 (\d+), p1 (\d+), p2 (\d+)\n(?!.*scores)", text, re.S).groups() \
         == tuple(map(str, points))
     place = 1 + sum(p > points[1] for p in points)
-    expected = {1: "you won" if points.count(points[1]) == 1 else "you tied for first"}.get(
-        place, f"you came {place}{'nd' if place == 2 else 'rd'} of 3")
+    expected = {1: "You won" if points.count(points[1]) == 1 else "You tied for first"}.get(
+        place, f"You came {place}{'nd' if place == 2 else 'rd'} of 3") + f" with {points[1]} points"
     assert result_line(text).startswith(f"result: {expected}; points p0 (rules) {points[0]}, p1 (you) {points[1]}, ")
     assert re.search(r"^  p[02]: bid \(hidden\)$", text, re.M)
 
@@ -234,7 +242,7 @@ def test_solo_elementum_needs_no_bot_and_ends_with_the_score_card():
     points = int(record.returns[0])
     from elements_ai.games.elementum import solo_rank
 
-    assert result_line(text) == f"result: you scored {points} points ({solo_rank(points)})"
+    assert result_line(text) == f"result: You scored {points} points ({solo_rank(points)})"
     card = text[text.index("score card\n"):]
     assert f"    total {points} ({solo_rank(points)})\n" in card
     assert sum(int(p) for p in re.findall(r"^    \w+ \d+: .* ([+-]\d+)$", card, re.M)) == points
@@ -286,8 +294,10 @@ def test_play_command_saves_a_game_that_replay_shows(tmp_path, monkeypatch, caps
         who = "chance" if move.player < 0 else f"p{move.player} ({record.seats[move.player]})"
         assert heads[k] == f"move {k} of {len(record.moves)}: {who}: {move.text}"
     assert "hand p1 [" in whole and "undealt" in whole  # whole states
-    assert result_line(whole) == result_line(played).replace("(you)", "(human)").replace("you won", "p0 won") \
-        .replace("you lost", "p1 won")
+    final = list(record.states())[-1][0]
+    assert result_line(whole) == f"result: {result_words(final, None)}; " + \
+        result_line(played).split("; ", 1)[1].replace("(you)", "(human)")
+    assert result_line(played).startswith(f"result: {result_words(final, 0)}; ")
 
     assert cli.main(["replay", str(save), "--player", "0", "--all"]) == 0
     seen = capsys.readouterr().out
@@ -369,8 +379,8 @@ def test_a_person_plays_to_the_end_in_a_terminal(tmp_path):
     record = GameRecord.load(save)
     assert [move.text for move in record.moves if move.player == 0] == sent and len(sent) >= 2
     won = record.returns[0] > 0
-    assert result == (f"you {'won' if won else 'lost'}; returns p0 (you) {record.returns[0]:+g}, "
-                      f"p1 (rules) {record.returns[1]:+g}")
+    tail = f"; returns p0 (you) {record.returns[0]:+g}, p1 (rules) {record.returns[1]:+g}"
+    assert re.fullmatch(f"You {'won' if won else 'lost'} the round \\d+–\\d+" + re.escape(tail), result), result
 
 
 @pytest.mark.parametrize("key, status", [pytest.param("ctrl-c", 130, marks=pytest.mark.slow), ("ctrl-d", 0)])

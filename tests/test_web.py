@@ -108,7 +108,8 @@ def test_a_whole_game_of_every_game_through_the_api_and_its_record(client, name)
 
     view = play_out(client, id, random.Random(2), check)
     assert turns, "the person never moved"
-    assert view["result"].startswith("Game over") and "game over" in view["svg"]
+    # One result in words, the same in the banner, the picture and the record.
+    assert view["result"] and f"game over: {view['result']}" in view["svg"]
     assert view["to_move"] is None and not view["legal"] and not view["waiting"]
     answer = client.get(f"/api/games/{id}/record")
     assert answer.status_code == 200
@@ -116,6 +117,7 @@ def test_a_whole_game_of_every_game_through_the_api_and_its_record(client, name)
     record = GameRecord.from_json(answer.text)
     assert record.seats[seat] == "human" and record.seats.count("random") == players - 1
     assert len(record.moves) == view["moves"] and record.returns == view["returns"]
+    assert record.result == view["result"]
     final = [state for state, _ in record.states()][-1]
     assert final.is_terminal() and [float(r) for r in final.returns()] == view["returns"]
 
@@ -132,7 +134,7 @@ def test_a_record_file_loads_as_replay_reads_it(client, tmp_path):
 def test_a_solo_game_needs_no_bots(client):
     id = new_game(client, "elementum(players=1)", bots=[])
     view = play_out(client, id, random.Random(1))
-    assert re.fullmatch(r"Game over: you scored \d+ points \(\w[\w ]*\)", view["result"]), view["result"]
+    assert re.fullmatch(r"You scored \d+ points \(\w[\w ]*\)", view["result"]), view["result"]
 
 
 def test_the_view_shows_only_what_the_person_sees(client):

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 
 from . import svg
+from .words import result_words
 
 CardRegion = Callable[[str, str, "str | None"], "str | None"]
 LineRegion = Callable[[str], "str | None"]
@@ -37,14 +38,7 @@ def header(canvas: svg.Canvas, state, player: int | None, title: str) -> float:
     canvas.add(svg.text(LEFT, 20, f"{title}", size=15, bold=True), 24)
     canvas.add(svg.text(LEFT, 38, view, size=11, fill="#666666"), 40)
     if state.is_terminal():
-        returns = state.returns()
-        best = max(returns)
-        winners = [p for p, r in enumerate(returns) if r == best]
-        if len(winners) == len(returns):
-            verdict = "draw"
-        else:
-            verdict = " and ".join(f"player {p}" for p in winners) + (" win" if len(winners) > 1 else " wins")
-        result = "game over: " + verdict + " (returns " + ", ".join(f"p{p} {r:+g}" for p, r in enumerate(returns)) + ")"
+        result = "game over: " + result_words(state, player)
         canvas.add(svg.rect(LEFT - 4, 46, svg.text_width(result, 13) + 8, 22, "#fff2a8", "#b59b00", rx=4), 70)
         canvas.add(svg.text(LEFT, 62, result, size=13, bold=True), 70)
     elif state.is_chance_node():

@@ -37,7 +37,7 @@ one evicts the oldest finished game, or else the one left alone the longest.
 ...         else:
 ...             view = http.post(f"api/games/{id}/advance").json()
 ...     refused = http.post(f"api/games/{id}/move", json={"action": 0}).json()
->>> view["result"].startswith("Game over"), refused
+>>> view["result"].startswith(("You won the round", "You lost the round")), refused
 (True, {'error': 'the game is over'})
 """
 
@@ -73,6 +73,7 @@ from ..loader import GAMES, get_kernel, load_game
 from ..play import result_lines, seen_text
 from ..record import GameRecord
 from ..render import clicks, render
+from ..render.words import result_words
 
 __all__ = ["DEFAULT_BOT", "MAX_GAMES", "create_app", "game_string", "listen", "serving"]
 
@@ -120,10 +121,10 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _result(state, seats: list[str], seat: int) -> str:
-    """``Game over: you won; returns p0 (you) +1, p1 (random) -1`` and the like, in the
-    words of ``elements-ai play`` (points for the games scored in points)."""
-    return "Game over: " + result_lines(state, seats, me=seat, card=False)[-1].removeprefix("result: ")
+def _scores(state, seats: list[str], seat: int) -> str:
+    """``returns p0 (you) +1, p1 (random) -1`` and the like, as ``elements-ai play`` ends
+    its result line (points for the games scored in points)."""
+    return result_lines(state, seats, me=seat, card=False)[-1].partition("; ")[2]
 
 
 class Table:
@@ -171,7 +172,7 @@ class Table:
         state.apply_action(action)
         self.log.append(entry)
         if state.is_terminal():
-            self.record.returns = [float(r) for r in state.returns()]
+            self.record.finish(state)
 
     def move(self, action: Any) -> None:
         """The person's move; ``ApiError`` when it is not one now."""
@@ -243,7 +244,8 @@ class Table:
             "log": log,
             "finished": finished,
             "returns": returns,
-            "result": _result(state, self.record.seats, self.seat) if finished else None,
+            "result": result_words(state, self.seat) if finished else None,
+            "scores": _scores(state, self.record.seats, self.seat) if finished else None,
         }
 
 

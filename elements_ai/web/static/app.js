@@ -184,7 +184,7 @@ function show(next) {
   status.dataset.moves = String(view.moves);
   if (view.finished) {
     status.dataset.state = "over";
-    status.textContent = "The game is over.";
+    status.textContent = view.result;
   } else if (view.your_turn) {
     status.dataset.state = "your-turn";
     status.textContent = "Your move: click it on the picture or below.";
@@ -199,6 +199,7 @@ function show(next) {
   $("end").hidden = !view.finished;
   if (view.finished) {
     $("result").textContent = view.result;
+    $("scores").textContent = view.scores || "";
     const link = $("download");
     link.href = `/api/games/${encodeURIComponent(view.id)}/record`;
     link.download = `${view.game.split("(")[0]}-${view.id.slice(0, 8)}.json`;
