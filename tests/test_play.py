@@ -18,8 +18,8 @@ from commands import ENV
 import elements_ai
 from elements_ai import cli
 from elements_ai.play import play, replay, seen_move
-from elements_ai.render.words import result_words, standing_words
 from elements_ai.record import GameRecord
+from elements_ai.render.words import result_words, standing_words
 from elements_ai.testing import play_by_strings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -225,7 +225,8 @@ def test_elementum_picks_are_named_only_once_they_are_face_up():
 def test_three_players_with_one_bot_per_other_seat():
     record, text, _ = play_with("elements1997(players=3,rounds=1)", ["rules", "random"], lambda moves: "1", seat=1)
     assert record.seats == ["rules", "human", "random"] and record.returns is not None
-    assert text.startswith("elements1997(rounds=1): you are p1, p0 is rules, p2 is random (seed 0: --seed 0 plays this deal again)\n")
+    assert text.startswith("elements1997(rounds=1): you are p1, p0 is rules, p2 is random "
+                           "(seed 0: --seed 0 plays this deal again)\n")
     points = [int(p) for p in re.findall(r"p\d \(\w+\) (-?\d+)", result_line(text))]
     assert len(points) == 3 and re.search(r"scores p0 (\d+), p1 (\d+), p2 (\d+)\n(?!.*scores)", text, re.S).groups() \
         == tuple(map(str, points))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...render.words import who
-from .rules import C, END_CAP, END_STUCK, END_WAND, S
+from .rules import END_CAP, END_STUCK, END_WAND, C, S
 
 WHY = {END_WAND: "the wand reached the far row", END_STUCK: "the loser had no move left"}
 
