@@ -25,6 +25,7 @@ from commands import ENV, PACKAGE
 import elements_ai
 from elements_ai import cli
 from elements_ai.record import GameRecord
+from elements_ai.render.svg import words
 from elements_ai.web.app import STATIC, create_app, serving
 
 with warnings.catch_warnings():
@@ -98,7 +99,7 @@ def test_a_whole_game_of_every_game_through_the_api_and_its_record(client, name)
 
     def check(view):
         assert view["seat"] == seat and view["game"] == str(elements_ai.load_game(game))
-        assert f"player {seat}'s view" in view["svg"]
+        assert f"you are Player {seat}" in view["svg"]
         assert [e["n"] for e in view["log"]] == list(range(1, view["moves"] + 1))
         if view["your_turn"]:
             turns.append(view["moves"])
@@ -109,7 +110,7 @@ def test_a_whole_game_of_every_game_through_the_api_and_its_record(client, name)
     view = play_out(client, id, random.Random(2), check)
     assert turns, "the person never moved"
     # One result in words, the same in the banner, the picture and the record.
-    assert view["result"] and f"game over: {view['result']}" in view["svg"]
+    assert view["result"] and f"Game over: {view['result']}" in words(view["svg"])
     assert view["to_move"] is None and not view["legal"] and not view["waiting"]
     answer = client.get(f"/api/games/{id}/record")
     assert answer.status_code == 200
