@@ -32,7 +32,7 @@ def effect(number: int) -> tuple[str, str]:
     """Card ``number``'s effect: in short (drawn on the card) and in full (its tip).
 
     >>> effect(31)
-    ('3: water beside', 'Propter (water): 3 points with water on either side of it; reinforced 6.')
+    ('3: fire beside', 'Propter (water): 3 points with fire on either side of it; reinforced 6.')
     """
     card = CARD_TABLE[card_index(number)]
     x, y, name = card.x, card.y, f"{card.name} ({card.element})" if card.element != "none" else card.name
