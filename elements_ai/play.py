@@ -35,6 +35,7 @@ from .core.kernel import CHANCE
 from .core.params import ParameterError
 from .loader import short_game
 from .record import GameRecord, Move
+from .render import explain
 from .render.words import result_words, scorecard_module
 
 __all__ = ["HUMAN", "choose_seats", "play", "read_entry", "replay", "result_lines", "seen_move", "seen_text"]
@@ -412,8 +413,11 @@ def play(
                 for other, bot in players.items():
                     if other != player:
                         bot.inform_action(state, player, action)
+            said = explain(state, action, seat) if player >= 0 else None
             if player != seat:
-                since.append(seen_move(state, action, seat))
+                since.append(seen_move(state, action, seat) + (f": {said}" if said else ""))
+            elif said:
+                print(f"  {said}", file=out)
             record.append(state, action)
             state.apply_action(action)
     except KeyboardInterrupt:

@@ -68,6 +68,26 @@ def clicks(state, player: int, action: int) -> tuple[str, ...]:
     return tuple(_module(state).clicks(state.action_to_string(player, action)))
 
 
+def explain(state, action: int, viewer: int | None = None) -> str | None:
+    """What ``action``, about to be played at ``state``, did, in words ``viewer`` may
+    hear (``None``: everyone's), when the move's name does not say it: the card
+    "take" takes, who won a duel, a knock's sums and hands and the round's score.
+    ``None`` when there is nothing to add (a game whose picture says nothing more).
+
+    >>> import elements_ai
+    >>> from elements_ai.testing import play_by_strings
+    >>> state = play_by_strings(elements_ai.load_game("elements").new_initial_state(), "start player 0",
+    ...                         *[f"deal {v}" for v in (1, 1, 2, 3, 6, 6, 2, 3, 4, 4, 5, 5)], "play 3")
+    >>> take = next(a for a in state.legal_actions() if state.action_to_string(1, a) == "take")
+    >>> explain(state, take, 1)
+    'takes the 3 from the display'
+    """
+    module = _module(state)
+    if not hasattr(module, "explain") or state.is_chance_node() or state.is_terminal():
+        return None
+    return module.explain(state, int(action), viewer)
+
+
 def to_png(svg_or_state, path=None, *, player: int | None = None, scale: float = 2.0) -> bytes:
     """The PNG of an SVG document or of a state, written to ``path`` too when given
     (see ``elements_ai.render.png.to_png``; needs the ``png`` extra, cairosvg)."""
@@ -76,7 +96,7 @@ def to_png(svg_or_state, path=None, *, player: int | None = None, scale: float =
     return convert(svg_or_state, path, player=player, scale=scale)
 
 
-__all__ = ["clicks", "render", "to_png"]
+__all__ = ["clicks", "explain", "render", "to_png"]
 
 
 class _Module(types.ModuleType):

@@ -50,6 +50,25 @@ def _panels(state, player, last):
     return boxes
 
 
+def explain(state, action: int, viewer) -> str | None:
+    """Who won the duel a move ends, and the territory at stake."""
+    after = state.clone()
+    after.apply_action(action)
+    before = [line for line in str(state).splitlines() if re.match(r"duel \d+ \w+: ", line)]
+    duels = [line for line in str(after).splitlines() if re.match(r"duel \d+ \w+: ", line)]
+    if len(duels) == len(before):
+        return None
+    m = re.match(r"duel (\d+) (\w+): .*: p(\d+) (wins|ties)$", duels[-1])
+    if not m:
+        return None
+    number, territory, winner, how = m.groups()
+    who = base.people(f"p{winner}", viewer)
+    if how == "ties":
+        return f"duel {number} for {territory}: a tie, {who} keep the attack" if who == "you" else \
+            f"duel {number} for {territory}: a tie"
+    return f"duel {number} for {territory}: {who} won it"
+
+
 def render(state, player=None, regions=False, *, width=900.0, last=None, debug=False) -> str:
     def card_region(line, before, face):
         if player is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ...render import base, svg
-from .rules import C
+from .rules import NUM_VALUES, C, S, limit, player_sum
 
 # The cards are numbers 1..6; a shade for each, 6 (the card that can be discarded) darkest.
 COLOURS = {"1": "#e8f1fb", "2": "#cfe2f6", "3": "#a9cbef", "4": "#7fb0e4", "5": "#4f8fd6", "6": "#2a5d9f"}
@@ -65,6 +65,37 @@ def _panels(state, player, last):
         lines.append(f"6s discarded: {sixes.get(str(p), 0)}")
         boxes.append(base.Panel(base.seat_title(p, player), lines, last=last.get(p)))
     return boxes
+
+
+def _hand(array, seat: int) -> str:
+    cards = [str(v + 1) for v in range(NUM_VALUES) for _ in range(int(array[S.hand + NUM_VALUES * seat + v]))]
+    return " ".join(cards) or "none"
+
+
+def explain(state, action: int, viewer) -> str | None:
+    """The card "take" takes; at a knock, both sums and hands (the rules show them) and
+    the round's points; at a yield, the point given; then the match score."""
+    player = state.current_player()
+    text = state.action_to_string(player, action)
+    array = state.array
+    if text == "take":
+        return f"takes the {int(array[S.display + int(array[S.display_len]) - 1])} from the display"
+    if text not in ("knock", "yield"):
+        return None
+    after = state.clone()
+    after.apply_action(action)
+    gained = [int(after.array[S.score + p]) - int(array[S.score + p]) for p in range(2)]
+    scorer = 0 if gained[0] > 0 else 1
+
+    def who(p):
+        return base.people(f"p{p}", viewer)
+
+    score = f"score {who(0)} {int(after.array[S.score])}, {who(1)} {int(after.array[S.score + 1])}"
+    won = f"{who(scorer)} {'score' if who(scorer) == 'you' else 'scores'} {gained[scorer]}"
+    if text == "yield":
+        return f"the round ends: {won}; {score}"
+    sums = "; ".join(f"{who(p)}: sum {int(player_sum(array, p))}, hand {_hand(array, p)}" for p in range(2))
+    return f"the round ends with limit {int(limit(state.get_game().cfg, array))}; {sums}; {won}; {score}"
 
 
 def _card_region(line, before, face):
