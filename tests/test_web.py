@@ -5,6 +5,7 @@ off the event loop, and the command itself."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -498,3 +499,32 @@ def test_a_client_that_goes_away_mid_request_is_one_log_line(caplog):
     lines = [r.getMessage() for r in caplog.records]
     assert lines == ["the client went away during POST /api/games"], lines
     assert not any(r.exc_info for r in caplog.records)
+
+
+def test_ctrl_c_ends_the_server_within_two_seconds_while_a_bot_thinks():
+    process = subprocess.Popen([*PACKAGE, "serve", "--port", "0"], env=ENV,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    thinking = None
+    try:
+        url = re.search(r"(http://\S+/)", process.stdout.readline()).group(1)
+        game = {"game": "elements", "seat": 1, "bots": ["ismcts:seconds=9"], "seed": 1}
+        id = httpx.post(url + "api/games", json=game).json()["id"]
+        view = httpx.get(url + f"api/games/{id}").json()
+        while view["to_move"] != 0:  # chance deals, the person moves, until the bot is to move
+            view = (httpx.post(url + f"api/games/{id}/move", json={"action": view["legal"][0]["action"]})
+                    if view["your_turn"] else httpx.post(url + f"api/games/{id}/advance", timeout=60)).json()
+
+        def think():
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.post(url + f"api/games/{id}/advance", timeout=60)
+
+        thinking = threading.Thread(target=think, daemon=True)
+        thinking.start()
+        time.sleep(1.0)
+        assert thinking.is_alive(), "the bot did not think long enough to tell"
+    finally:
+        start = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert time.monotonic() - start < 2, (out, err)
+    assert process.returncode in (0, 130) and "Traceback" not in err, err
