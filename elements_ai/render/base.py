@@ -32,6 +32,7 @@ TEXT_INK = {"#f2d21b": "#a08700", "#f4f4f4": "#8a8a8a"}
 TOKENS = re.compile(r"(\[[^\]]*\]|\{backs:\d+\})")
 SEAT = re.compile(r"\bp(\d+)\b")
 LAST = ("#fff2a8", "#b59b00")  # the fill and rim of a seat's last move
+TAP = 40  # the least height of a thing chosen by a tap (CSS pixels at the picture's own size)
 
 
 def viewer_text(state, player: int | None) -> str:
@@ -217,12 +218,14 @@ def draw_lines(canvas: svg.Canvas, lines: list[str], colours: Mapping[str, str],
             rows[-1].append((x, box))
             x += box.width + (space if box.kind == "word" else 4)
         since, top = canvas.mark(), y
+        # A line chosen by a tap is a finger's height at least (with or without regions: the same layout).
+        tall = line_region is not None and line_region(line) is not None
         if highlight is not None and highlight(line):
             height = sum(max(b.height for _, b in row) + 2 for row in rows)
             width = max(px + b.width for row in rows for px, b in row) - x0
             canvas.add(svg.rect(x0 - 3, y - 1, width + 6, height + 2, *LAST, rx=4))
         for row in rows:
-            height = max(box.height for _, box in row)
+            height = max([box.height for _, box in row] + [TAP if tall else 0])
             base = y + height / 2 + 5
             for px, box in row:
                 if box.kind == "word":
