@@ -229,8 +229,8 @@ def test_a_whole_game_of_elementos_clicked_in_the_browser(browser, url):
 
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
-SCREEN_GAMES = {"elements": "elements", "elements1997": "elements1997(players=4)", "elementum": "elementum(players=3)",
-                "elemental_duel": "elemental_duel", "elementos": "elementos"}
+SCREEN_GAMES = {"elements": "elements", "elements1997": "elements1997(players=4)",
+                "elementum": "elementum(players=3)", "elemental_duel": "elemental_duel", "elementos": "elementos"}
 
 # Measured in the page as drawn: sideways scrolling, the smallest text (an SVG's words
 # at the size the picture is shown), SVG words whose boxes overlap, and the live places
@@ -244,7 +244,8 @@ for (const element of document.querySelectorAll("body *")) {
   if (element instanceof SVGElement) size *= element.ownerSVGElement.getScreenCTM().a;
   if (size < 11.95) small.push([element.textContent.slice(0, 30), size]);
 }
-const boxes = Array.from(document.querySelectorAll("#board svg text"), (t) => [t.textContent, t.getBoundingClientRect()]);
+const boxes = Array.from(document.querySelectorAll("#board svg text"),
+                         (t) => [t.textContent, t.getBoundingClientRect()]);
 for (let i = 0; i < boxes.length; i++) {
   for (let j = i + 1; j < boxes.length; j++) {
     const [a, p] = boxes[i], [b, q] = boxes[j];
@@ -255,7 +256,9 @@ for (let i = 0; i < boxes.length; i++) {
 }
 for (const element of document.querySelectorAll("#board .region.live, button")) {
   const box = element.getBoundingClientRect();
-  if (box.width && (box.width < 39.5 || box.height < 39.5)) taps.push([element.textContent.slice(0, 30), box.width, box.height]);
+  if (box.width && (box.width < 39.5 || box.height < 39.5)) {
+    taps.push([element.textContent.slice(0, 30), box.width, box.height]);
+  }
 }
 return {scroll: document.documentElement.scrollWidth - window.innerWidth, small, overlaps, taps,
         svg: document.querySelectorAll("#board svg text").length};
