@@ -294,3 +294,24 @@ def test_every_game_reads_on_a_phone_and_a_desktop(browser, url, size, tmp_path)
             assert title.size["width"] <= width
     finally:
         browser.set_window_size(1300, 1100)
+
+
+@pytest.mark.slow
+def test_the_page_follows_its_address_and_the_back_button(browser, url):
+    from selenium.webdriver.common.by import By
+
+    browser = needs(browser)
+    shown = "return [document.body.dataset.game || '', document.getElementById('play').hidden]"
+    set_up(browser, url, "elements", "elements(single_round=true)", seed=5)
+    wait(browser, lambda d: d.execute_script(shown)[0], "the first game shown", 60)
+    first = browser.execute_script(shown)[0]
+    assert browser.current_url.endswith(f"#game={first}")
+    browser.find_element(By.ID, "new").click()
+    wait(browser, lambda d: d.execute_script(shown) == ["", True], "the setup after New game", 30)
+    browser.back()
+    wait(browser, lambda d: d.execute_script(shown) == [first, False], "the game again after Back", 30)
+    # A second game, then the first one's address typed: the page shows the first.
+    set_up(browser, url, "elements", "elements(single_round=true)", seed=6)
+    wait(browser, lambda d: d.execute_script(shown)[0] not in ("", first), "the second game shown", 60)
+    browser.execute_script(f"location.hash = 'game={first}'")
+    wait(browser, lambda d: d.execute_script(shown) == [first, False], "the first game from its address", 30)

@@ -434,3 +434,15 @@ def test_play_draws_a_fresh_seed_and_prints_it_for_a_replay():
 
     assert build_parser().parse_args(["play", ROUND]).seed is None
     assert build_parser().parse_args(["play", ROUND, "--seed", "9"]).seed == 9
+
+
+def test_the_terminal_says_what_a_move_did():
+    def take_when_you_can(moves):
+        return "take" if "take" in moves else "1"
+
+    record, text, _ = play_with("elements", ["rules"], take_when_you_can, seed=3)
+    mine = re.findall(r"^  takes the ([1-6]) from the display$", text, re.M)
+    assert mine and len(mine) == sum(move.text == "take" for move in record.moves if move.player == 0)
+    ends = re.findall(r"^  (?:p1: (?:knock|yield): |)the round ends.*; score you \d+, Player 1 \d+$", text, re.M)
+    rounds = sum(move.text in ("knock", "yield") for move in record.moves)
+    assert len(ends) == rounds > 0, text[-3000:]

@@ -182,6 +182,7 @@ async function open(id) {
 
 function close() {
   generation += 1;
+  document.body.dataset.game = "";
   clearTimeout(timer);
   clearInterval(watcher);
   gameId = null;
@@ -206,6 +207,7 @@ function route() {
 function show(next) {
   view = next;
   prefix = [];
+  document.body.dataset.game = view.id;
   $("title").textContent = view.title;
   $("game-shown").textContent = view.game;
   const status = $("status");
