@@ -528,3 +528,10 @@ def test_ctrl_c_ends_the_server_within_two_seconds_while_a_bot_thinks():
         out, err = process.communicate(timeout=30)
     assert time.monotonic() - start < 2, (out, err)
     assert process.returncode in (0, 130) and "Traceback" not in err, err
+
+
+def test_the_engine_text_is_shown_when_asked(client):
+    id = new_game(client, FAST["elements"], seed=2)
+    plain = client.get(f"/api/games/{id}").json()["svg"]
+    debug = client.get(f"/api/games/{id}", params={"debug": "1"}).json()["svg"]
+    assert "observer p0" not in words(plain) and "observer p0" in words(debug)

@@ -14,6 +14,7 @@ The page (``static/``) talks to a small JSON API:
   moves (with the picture's regions that choose each), the moves so far as they
   could see them (with what a move did, ``render.explain``), each seat's last move
   marked in the picture, ``version`` (the number of moves made) and the result.
+  ``debug=1`` adds the engine's own text for the seat under the picture.
 * ``POST /api/games/{id}/move`` ``{"action", "version"}``: the person's move, chosen
   on the view of that ``version``: a move chosen on an older view (another tab's)
   is refused with 409 and the page reloads the game.
@@ -269,7 +270,7 @@ class Table:
         with self.lock:
             self.stopped = True
 
-    def view(self, width: float = WIDTH) -> dict[str, Any]:
+    def view(self, width: float = WIDTH, debug: bool = False) -> dict[str, Any]:
         """The game as the person sees it (everything here comes from their view)."""
         with self.lock:
             state = self.state.clone()
@@ -300,7 +301,7 @@ class Table:
             "preparing": not self.ready.is_set(),
             "stopped": stopped,
             "legal": legal,
-            "svg": render(state, self.seat, regions=True, width=width, last=last),
+            "svg": render(state, self.seat, regions=True, width=width, last=last, debug=debug),
             "log": log,
             "finished": finished,
             "returns": returns,
@@ -580,7 +581,8 @@ def create_app(max_games: int = MAX_GAMES, allowed_hosts: list[str] | None = Non
         return JSONResponse({"id": table.id}, status_code=201)
 
     async def show(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(table_of(request).view, _width(request)))
+        debug = request.query_params.get("debug") == "1"
+        return JSONResponse(await run_in_threadpool(table_of(request).view, _width(request), debug))
 
     async def move(request: Request) -> Response:
         table = table_of(request)

@@ -20,7 +20,8 @@ function boardWidth() {
 }
 
 function gamePath(id, action = "") {
-  return `/api/games/${encodeURIComponent(id)}${action ? "/" + action : ""}?width=${boardWidth()}`;
+  const debug = !action && $("debug").checked ? "&debug=1" : "";
+  return `/api/games/${encodeURIComponent(id)}${action ? "/" + action : ""}?width=${boardWidth()}${debug}`;
 }
 
 async function api(method, path, body) {
@@ -451,6 +452,7 @@ async function main() {
   $("new-game").addEventListener("submit", start);
   $("new").addEventListener("click", leave);
   $("stop").addEventListener("click", stopBots);
+  $("debug").addEventListener("change", () => gameId && refresh(generation));
   window.addEventListener("popstate", route);
   window.addEventListener("hashchange", route);
   document.addEventListener("visibilitychange", () => {
