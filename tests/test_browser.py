@@ -315,3 +315,26 @@ def test_the_page_follows_its_address_and_the_back_button(browser, url):
     wait(browser, lambda d: d.execute_script(shown)[0] not in ("", first), "the second game shown", 60)
     browser.execute_script(f"location.hash = 'game={first}'")
     wait(browser, lambda d: d.execute_script(shown) == [first, False], "the first game from its address", 30)
+
+
+@pytest.mark.slow
+def test_a_second_tab_shows_the_game_as_it_now_stands(browser, url):
+    from selenium.webdriver.common.by import By
+
+    browser = needs(browser)
+    set_up(browser, url, "elementos", "elementos(max_moves=40)", seed=4)
+    wait(browser, lambda d: status(d)[0] == "your-turn", "the person's turn", 60)
+    first, address = browser.current_window_handle, browser.current_url
+    before = status(browser)[1]
+    browser.switch_to.new_window("tab")
+    try:
+        browser.get(address)
+        wait(browser, lambda d: status(d) == ("your-turn", before), "the same game in a second tab", 60)
+        browser.find_element(By.CSS_SELECTOR, "#moves button.move").click()
+        wait(browser, lambda d: status(d)[0] == "your-turn" and status(d)[1] != before, "the move and the reply", 60)
+        now = status(browser)[1]
+    finally:
+        browser.close()
+        browser.switch_to.window(first)
+    # The first tab, left on the old view, looks again and shows the game as it now stands.
+    wait(browser, lambda d: status(d)[1] == now, "the first tab to catch up", 30)
