@@ -162,7 +162,7 @@ class _Box:
     tip: str = ""
 
 
-def _boxes(line: str, colours, card_tip: CardTip | None) -> list[_Box]:
+def _boxes(line: str, card_tip: CardTip | None) -> list[_Box]:
     boxes: list[_Box] = []
     before = ""
     for segment in TOKENS.split(line):
@@ -180,7 +180,7 @@ def _boxes(line: str, colours, card_tip: CardTip | None) -> list[_Box]:
                 if backs:
                     boxes.append(_Box("back", "", svg.CARD_W, svg.CARD_H, left))
                     continue
-                note, tip = card_tip(faces[i]) if card_tip and card_tip(faces[i]) else ("", "")
+                note, tip = (card_tip(faces[i]) if card_tip else None) or ("", "")
                 boxes.append(_Box("card", faces[i], svg.card_width(faces[i], note),
                                   svg.card_height(faces[i], note), left, note, tip))
         else:
@@ -211,7 +211,7 @@ def draw_lines(canvas: svg.Canvas, lines: list[str], colours: Mapping[str, str],
         indent = svg.text_width(line, SIZE) - svg.text_width(line.lstrip(), SIZE)
         rows: list[list[tuple[float, _Box]]] = [[]]
         x = x0 + indent
-        for box in _boxes(line, colours, card_tip):
+        for box in _boxes(line, card_tip):
             if rows[-1] and x + box.width > right:
                 rows.append([])
                 x = x0 + indent + 2 * space
@@ -335,14 +335,3 @@ def finish(canvas: svg.Canvas, state, player: int | None, y: float, debug: bool)
     if debug:
         debug_lines(canvas, state, player, y)
     return canvas.svg()
-
-
-def picture(state, player, title, lines, colours, extra=None, regions=False, card_region=None,
-            line_region=None, *, debug=False, width=900) -> str:
-    """A picture of ``lines`` in one panel under the header (a game with no layout of its own)."""
-    canvas = svg.Canvas(width=width, title=title, regions=regions)
-    y = header(canvas, state, player, title)
-    if extra is not None:
-        y = extra(canvas, y)
-    y = panels(canvas, [Panel("The table", lines, wide=True)], y, colours, card_region, line_region)
-    return finish(canvas, state, player, y, debug)
