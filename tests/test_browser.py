@@ -279,6 +279,11 @@ def test_every_game_reads_on_a_phone_and_a_desktop(browser, url, size, tmp_path)
     try:
         # The page's own width: the window's less its frame, which headless chromium has none of.
         assert browser.execute_script("return window.innerWidth") == width
+        # The setup first: it too fits the screen and reads.
+        browser.get(url)
+        wait(browser, lambda d: d.find_element(By.ID, "start").is_enabled(), "the list of games", 60)
+        measured = browser.execute_script(MEASURE)
+        assert measured["scroll"] <= 0 and not measured["small"] and not measured["taps"], (size, measured)
         for name, game in SCREEN_GAMES.items():
             set_up(browser, url, name, game, seed=3)
             wait(browser, lambda d: status(d)[0] in ("your-turn", "over"), f"{game}: the person's turn")
