@@ -4,15 +4,14 @@ strip of consecutive states of one short game.
     python docs/pictures.py            # writes docs/pictures/<game>.svg and strip-elements.svg
 
 Every seat is played by the game's rules bot and chance is drawn from a fixed
-seed, so the files change only when a game, its bot or its picture does. Each
-picture is cut to the width its content takes (``render`` draws on a page at
-least 900 wide), so that the page shows it large enough to read.
+seed, so the files change only when a game, its bot or its picture does. The
+games are drawn as the player to move sees them, 900 wide; the strip at a phone's
+width, 360.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -30,6 +29,8 @@ OUT = Path(__file__).resolve().parent / "pictures"
 SEED = 2
 STRIP_GAME = ("elements", "small")  # a round of two-card hands: a handful of moves
 STRIP_SEED = 4
+WIDTH = 900  # a page's picture
+PHONE = 360  # a phone's: the strip shows the layout a phone gets
 COLUMNS = 3
 GAP = 16
 NS = "{http://www.w3.org/2000/svg}"
@@ -56,27 +57,6 @@ def play(game, seed: int) -> list[tuple[object, str]]:
     return states
 
 
-def content_width(picture: str) -> float:
-    """How far right anything is drawn (the page's background rectangle aside)."""
-    root = ET.fromstring(picture)
-    page = float(root.get("width"))
-    right = 0.0
-    for node in root.iter():
-        tag = node.tag.removeprefix(NS)
-        number = {name: float(value) for name, value in node.attrib.items() if re.fullmatch(r"-?[\d.]+", value)}
-        if tag == "rect" and not (number["x"] == number["y"] == 0 and number["width"] == page):
-            right = max(right, number["x"] + number["width"])
-        elif tag == "circle":
-            right = max(right, number["cx"] + number["r"])
-        elif tag == "polygon":
-            right = max(right, *(float(x) for x in re.findall(r"([\d.]+),[\d.]+", node.get("points", ""))))
-        elif tag == "text":
-            width = svg.text_width(node.text or "", number["font-size"])
-            share = {"start": 1.0, "middle": 0.5, "end": 0.0}[node.get("text-anchor", "start")]
-            right = max(right, number["x"] + share * width)
-    return right
-
-
 def size(picture: str) -> tuple[float, float]:
     root = ET.fromstring(picture)
     return float(root.get("width")), float(root.get("height"))
@@ -87,17 +67,9 @@ def inside(picture: str) -> str:
     return picture[picture.index(">") + 1 : picture.rindex("</svg>")]
 
 
-def cropped(picture: str, margin: float = 12) -> str:
-    """The picture cut to its content's width."""
-    width = min(size(picture)[0], round(content_width(picture) + margin))
-    height = size(picture)[1]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-            f'viewBox="0 0 {width:g} {height:g}">' + inside(picture) + "</svg>")
-
-
 def strip(panels: list[tuple[str, str]], title: str) -> str:
     """The pictures in a grid of ``COLUMNS``, each under its caption, in one SVG."""
-    pictures = [(cropped(picture), caption) for picture, caption in panels]
+    pictures = panels
     width = max(size(p)[0] for p, _ in pictures)
     caption_h = 22
     rows = [pictures[i : i + COLUMNS] for i in range(0, len(pictures), COLUMNS)]
@@ -121,12 +93,27 @@ def strip(panels: list[tuple[str, str]], title: str) -> str:
 
 
 def game_pictures() -> dict[str, str]:
+    """Each game from the middle of a game, as the player to move sees it, with each
+    seat's last move marked."""
     pictures = {}
     for name in elements_ai.GAMES:
         states = play(elements_ai.load_game(name), SEED)
-        decisions = [state for state, _ in states if not state.is_chance_node() and not state.is_terminal()]
-        pictures[f"{name}.svg"] = cropped(elements_ai.render(decisions[len(decisions) // 2]))
+        middle = [k for k, (state, _) in enumerate(states) if not state.is_chance_node() and not state.is_terminal()]
+        k = middle[len(middle) // 2]
+        state = states[k][0]
+        player = state.current_player()
+        pictures[f"{name}.svg"] = elements_ai.render(state, player, width=WIDTH, last=last_moves(states[: k + 1]))
     return pictures
+
+
+def last_moves(states) -> dict[int, str]:
+    """Each seat's last move in ``states`` (pairs of a state and the move that led to it)."""
+    last = {}
+    for _, move in states[1:]:
+        who, _, text = move.partition(": ")
+        if who.startswith("player "):
+            last[int(who.removeprefix("player "))] = text
+    return last
 
 
 def strip_picture() -> dict[str, str]:
@@ -136,8 +123,9 @@ def strip_picture() -> dict[str, str]:
     # From the last deal on: the moves, not the dealing.
     first = next(i for i, (state, _) in enumerate(states) if not state.is_chance_node()) - 1
     shown = states[first:]
-    panels = [(elements_ai.render(state), f"{i + 1}. {move}") for i, (state, move) in enumerate(shown)]
-    title = f"A short game of {elements_ai.get_kernel(name).long_name} ({variant} variant) between the rules bots"
+    panels = [(elements_ai.render(state, 0, width=PHONE), f"{i + 1}. {move}") for i, (state, move) in enumerate(shown)]
+    title = (f"A short game of {elements_ai.get_kernel(name).long_name} ({variant} variant) between the rules bots, "
+             f"as player 0 sees it on a phone")
     return {f"strip-{name}.svg": strip(panels, title)}
 
 

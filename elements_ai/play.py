@@ -10,7 +10,7 @@ so a script or a test plays exactly the game a person plays at a terminal
 >>> record.seats, record.returns is not None
 (['human', 'random'], True)
 >>> [line for line in out.getvalue().splitlines() if line.startswith("result:")]
-['result: you won; returns p0 (you) +1, p1 (random) -1']
+['result: You won the round 1–0; returns p0 (you) +1, p1 (random) -1']
 
 The person sees what their seat sees: the game's observation string for the seat,
 and the other players' moves and the chance outcomes since their last turn, each
@@ -20,12 +20,11 @@ shows as ``p1: hide (hidden)`` or ``chance: deal (hidden)``.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import random
+import secrets
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TextIO
 
 import numpy as np
@@ -36,9 +35,10 @@ from .core.kernel import CHANCE
 from .core.params import ParameterError
 from .loader import short_game
 from .record import GameRecord, Move
+from .render import explain
+from .render.words import result_words, scorecard_module
 
-__all__ = ["HUMAN", "choose_seats", "play", "read_entry", "replay", "result_lines", "seen_move", "seen_text",
-           "standing"]
+__all__ = ["HUMAN", "choose_seats", "play", "read_entry", "replay", "result_lines", "seen_move", "seen_text"]
 
 HUMAN = "human"  # the seat name a record gives the person
 DEFAULT_BOT = "rules"
@@ -48,6 +48,8 @@ QUIT_WORDS = ("quit", "q", "exit")
 # are shown by name could not have been another one in a world they think possible.
 WORLDS = 2
 FORCED_WORLDS = 8
+# Fresh seeds are drawn below this: short enough to type back after --seed.
+FRESH_SEEDS = 1_000_000
 
 
 # --- seats --------------------------------------------------------------------------------------
@@ -196,62 +198,25 @@ def _collapse(lines: list[str]) -> list[str]:
 
 # --- the end of a game --------------------------------------------------------------------------
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def standing(values: list[float], me: int | None) -> str:
-    """Where seat ``me`` (``None``: nobody in particular) finished, by ``values``.
-
-    >>> standing([1, -1], 0), standing([3, 5, 4], 0), standing([3, 5, 4], None)
-    ('you won', 'you came 3rd of 3', 'p1 won')
-    """
-    best = max(values)
-    winners = [p for p, v in enumerate(values) if v == best]
-    if len(winners) == len(values):
-        return "a draw"
-    if me is None:
-        if len(winners) == 1:
-            return f"p{winners[0]} won"
-        return " and ".join(f"p{p}" for p in winners) + " tied for first"
-    if values[me] == best:
-        return "you won" if len(winners) == 1 else "you tied for first"
-    if len(values) == 2:
-        return "you lost"
-    return f"you came {_ordinal(1 + sum(v > values[me] for v in values))} of {len(values)}"
-
-
-def _result_card(state) -> Callable | None:
-    """The game's ``result_card`` (``games/<id>/scorecard.py``), for a game whose returns
-    are not its points: its card lines, each seat's points and, played alone, a rank."""
-    module = f"{__package__}.games.{state.get_game().get_type().short_name}.scorecard"
-    try:
-        found = importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        found = False
-    return getattr(importlib.import_module(module), "result_card", None) if found else None
-
-
 def result_lines(state, seats: list[str], me: int | None = None, card: bool = True) -> list[str]:
     """The end of a finished game in words: the score card (for a game that has one,
-    with ``card``), then ``result: you won; ...`` (``me``: the person's seat, if any)."""
+    with ``card``), then ``result: You won; ...``: the words of ``result_words``
+    (``me``: the person's seat, if any), then each seat's points or returns."""
     lines: list[str] = []
-    returns = [float(r) for r in state.returns()]
-    score_card = _result_card(state)
-    rank = None
+    words = result_words(state, me)
+    module = scorecard_module(state)
+    score_card = getattr(module, "result_card", None)
     if score_card is not None:
-        text, points, rank = score_card(state)
+        text, points, _ = score_card(state)
         if card:
             lines += text
         values, what, show = [float(p) for p in points], "points", lambda v: f"{v:g}"
     else:
-        values, what, show = returns, "returns", lambda v: f"{v:+.3g}"
+        values, what, show = [float(r) for r in state.returns()], "returns", lambda v: f"{v:+.3g}"
     if len(values) == 1:
-        subject = "you" if me == 0 else f"p0 ({seats[0]})"
-        unit = f" {what}" if score_card is not None else ""
-        return lines + [f"result: {subject} scored {values[0]:g}{unit}" + (f" ({rank})" if rank else "")]
+        return lines + [f"result: {words}"]
     each = ", ".join(f"{_label(seats, p, me)} {show(v)}" for p, v in enumerate(values))
-    return lines + [f"result: {standing(values, me)}; {what} {each}"]
+    return lines + [f"result: {words}; {what} {each}"]
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -356,7 +321,7 @@ def play(
     game: str | pyspiel.Game,
     bots: list[str] | None = None,
     seat: int = 0,
-    seed: int = 0,
+    seed: int | None = None,
     *,
     params: dict | None = None,
     save: str | os.PathLike | None = None,
@@ -366,7 +331,8 @@ def play(
     """Plays one game of ``game`` (a name, a game string or a loaded game) between a
     person at ``seat``, answering on ``stdin``, and bots (``choose_seats``).
 
-    ``seed`` seeds chance and the bots: the same answers give the same game.
+    ``seed`` seeds chance and the bots: the same answers give the same game;
+    ``None`` draws a fresh one, printed at the start so the game can be played again.
     ``save``: a file for the game record, checked before the game starts and written
     whole at the end, or when the person stops (``quit``, end of input, Ctrl-C).
     Returns the record; its ``returns`` are ``None`` if the game was stopped.
@@ -376,6 +342,8 @@ def play(
 
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
+    if seed is None:
+        seed = secrets.randbelow(FRESH_SEEDS)
     if seed < 0:
         raise ParameterError(f"--seed must be 0 or more, got {seed}")
     if save is not None:
@@ -391,7 +359,8 @@ def play(
     for bot in players.values():
         bot.restart_at(state)
     others = ", ".join(f"p{p} is {spec}" for p, spec in enumerate(seats) if p != seat)
-    print(f"{short_game(str(game))}: you are p{seat}{', ' + others if others else ''} (seed {seed})", file=out)
+    print(f"{short_game(str(game))}: you are p{seat}{', ' + others if others else ''} (seed {seed}: "
+          f"--seed {seed} plays this deal again)", file=out)
     print("Enter a move's number or the move as written; ? for help, quit to stop.", file=out)
     since: list[str] = []
 
@@ -444,16 +413,22 @@ def play(
                 for other, bot in players.items():
                     if other != player:
                         bot.inform_action(state, player, action)
+            said = explain(state, action, seat) if player >= 0 else None
             if player != seat:
-                since.append(seen_move(state, action, seat))
+                since.append(seen_move(state, action, seat) + (f": {said}" if said else ""))
+            elif said:
+                print(f"  {said}", file=out)
             record.append(state, action)
             state.apply_action(action)
     except KeyboardInterrupt:
+        # The terminal echoed "^C" on the prompt's line: end that line, then one line of our own.
+        note = f"interrupted after {len(record.moves)} moves"
         if save is not None:
             record.save(save)
-            print(f"\ninterrupted: the game so far is saved in {save}", file=out, flush=True)
+            note = f"interrupted: the game so far is saved in {save}"
+        print(f"\n{note} (seed {seed})", file=out, flush=True)
         raise
-    record.returns = [float(r) for r in state.returns()]
+    record.finish(state)
     print("\n--- game over ---", file=out)
     show_since(turns == 0)
     print("you see:", file=out)

@@ -3,7 +3,8 @@
 ``elements-ai play --save FILE`` and the web page's download write one;
 ``elements-ai replay FILE`` steps through it. A record holds the game string, who
 sat in each seat, the seed, every move (chance outcomes included) with its action
-string, and the returns. Loading checks every move against the rules, so a record
+string, the returns and the result in words (``render.words.result_words``, as
+the person in the record heard it). Loading checks every move against the rules, so a record
 that names an illegal move, or another game's moves, is refused with the move's
 number rather than replayed wrongly.
 
@@ -45,13 +46,15 @@ class Move:
 @dataclass
 class GameRecord:
     """One game: ``game`` (a game string), ``seats`` (``"human"`` or a bot spec per
-    seat), ``seed``, ``moves`` and, once it has ended, ``returns``."""
+    seat), ``seed``, ``moves`` and, once it has ended, ``returns`` and ``result``
+    (the result in words: as the person heard it, or a spectator's without one)."""
 
     game: str
     seats: list[str]
     seed: int = 0
     moves: list[Move] = field(default_factory=list)
     returns: list[float] | None = None
+    result: str | None = None
 
     @classmethod
     def from_actions(cls, game, actions: list[int], seats: list[str], seed: int = 0) -> GameRecord:
@@ -62,8 +65,16 @@ class GameRecord:
             record.append(state, action)
             state.apply_action(action)
         if state.is_terminal():
-            record.returns = [float(r) for r in state.returns()]
+            record.finish(state)
         return record
+
+    def finish(self, state) -> None:
+        """Notes the end of the game at the finished ``state``: its returns and its result in words."""
+        from .render.words import result_words
+
+        people = [seat for seat, who in enumerate(self.seats) if who == "human"]
+        self.returns = [float(r) for r in state.returns()]
+        self.result = result_words(state, people[0] if len(people) == 1 else None)
 
     def append(self, state, action: int) -> None:
         """Records ``action`` played at ``state`` (call before applying it)."""
@@ -106,6 +117,7 @@ class GameRecord:
             "seed": self.seed,
             "moves": [[m.player, m.action, m.text] for m in self.moves],
             "returns": self.returns,
+            "result": self.result,
         }, indent=1) + "\n"
 
     @classmethod
@@ -121,8 +133,10 @@ class GameRecord:
         try:
             moves = [Move(int(p), int(a), str(t)) for p, a, t in data["moves"]]
             returns = data.get("returns")
+            result = data.get("result")
             record = cls(str(data["game"]), [str(s) for s in data["seats"]], int(data.get("seed", 0)), moves,
-                         None if returns is None else [float(r) for r in returns])
+                         None if returns is None else [float(r) for r in returns],
+                         None if result is None else str(result))
         except KeyError as error:
             raise RecordError(f"{where}: the record has no {error.args[0]!r}") from None
         except (TypeError, ValueError):

@@ -17,8 +17,9 @@ from commands import ENV
 
 import elements_ai
 from elements_ai import cli
-from elements_ai.play import play, replay, seen_move, standing
+from elements_ai.play import play, replay, seen_move
 from elements_ai.record import GameRecord
+from elements_ai.render.words import result_words, standing_words
 from elements_ai.testing import play_by_strings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,9 +75,6 @@ def test_a_scripted_game_of_elements_goes_to_the_end():
     record, text, person = play_with("elements", ["rules"], lambda moves: "1", seed=4)
     assert record.returns is not None and sum(record.returns) == 0
     assert len(person.entered) == sum(move.player == 0 for move in record.moves) == len(PROMPT.findall(text))
-    won = record.returns[0] > 0
-    assert result_line(text) == (f"result: you {'won' if won else 'lost'}; returns p0 (you) "
-                                 f"{record.returns[0]:+g}, p1 (rules) {record.returns[1]:+g}")
     # The first listed move is what every "1" chose.
     state = record.load_game().new_initial_state()
     for move in record.moves:
@@ -84,6 +82,14 @@ def test_a_scripted_game_of_elements_goes_to_the_end():
             assert move.action == state.legal_actions()[0]
         state.apply_action(move.action)
     assert state.is_terminal() and state.returns() == record.returns
+    # The match score, the winner's first: victory points from the final state.
+    mine, theirs = re.search(r"scores p0 (\d+), p1 (\d+)", str(state)).groups()
+    won = record.returns[0] > 0
+    assert result_line(text) == (f"result: You {'won' if won else 'lost'} the match {mine}–{theirs}; returns p0 (you) "
+                                 f"{record.returns[0]:+g}, p1 (rules) {record.returns[1]:+g}")
+    # The record says it in the same words, and keeps them through its file.
+    assert record.result == result_line(text).removeprefix("result: ").split(";")[0]
+    assert GameRecord.from_json(record.to_json()).result == record.result
 
 
 def test_moves_are_chosen_by_name_in_any_case_and_spacing():
@@ -138,16 +144,18 @@ def test_the_same_seed_and_answers_give_the_same_game():
 
 
 @pytest.mark.parametrize(
-    "values, me, words",
+    "values, me, unit, words",
     [
-        ([1, -1], 0, "you won"), ([1, -1], 1, "you lost"), ([0, 0], 1, "a draw"), ([2, -1, -1], 0, "you won"),
-        ([3, 5, 5], 1, "you tied for first"), ([3, 5, 4], 2, "you came 2nd of 3"), ([3, 5, 4], 0, "you came 3rd of 3"),
-        ([1, 2, 3, 4], 0, "you came 4th of 4"), ([1, -1], None, "p0 won"),
-        ([5, 5, 1], None, "p0 and p1 tied for first"),
+        ([1, -1], 0, None, "You won"), ([1, -1], 1, None, "You lost"), ([0, 0], 1, None, "A draw"),
+        ([2, -1, -1], 0, None, "You won"), ([3, 5, 5], 1, None, "You tied for first"),
+        ([3, 5, 4], 2, None, "You came 2nd of 3"), ([3, 16, 4], 2, "points", "You came 2nd of 3 with 4 points"),
+        ([1, 2, 3, 4], 0, None, "You came 4th of 4"), ([1, -1], None, None, "Player 0 won"),
+        ([5, 5, 1], None, None, "Players 0 and 1 tied for first"), ([2, 6], 0, "points", "You lost, 2 points to 6"),
+        ([20, 16, 28], None, "points", "Player 2 won with 28 points"), ([7, 7], 0, "points", "A draw, 7 points each"),
     ],
 )
-def test_the_result_in_words(values, me, words):
-    assert standing(values, me) == words
+def test_the_result_in_words(values, me, unit, words):
+    assert standing_words(values, me, unit) == words
 
 
 # --- the person sees their own seat only ----------------------------------------------------------
@@ -217,13 +225,14 @@ def test_elementum_picks_are_named_only_once_they_are_face_up():
 def test_three_players_with_one_bot_per_other_seat():
     record, text, _ = play_with("elements1997(players=3,rounds=1)", ["rules", "random"], lambda moves: "1", seat=1)
     assert record.seats == ["rules", "human", "random"] and record.returns is not None
-    assert text.startswith("elements1997(rounds=1): you are p1, p0 is rules, p2 is random (seed 0)\n")
+    assert text.startswith("elements1997(rounds=1): you are p1, p0 is rules, p2 is random "
+                           "(seed 0: --seed 0 plays this deal again)\n")
     points = [int(p) for p in re.findall(r"p\d \(\w+\) (-?\d+)", result_line(text))]
     assert len(points) == 3 and re.search(r"scores p0 (\d+), p1 (\d+), p2 (\d+)\n(?!.*scores)", text, re.S).groups() \
         == tuple(map(str, points))
     place = 1 + sum(p > points[1] for p in points)
-    expected = {1: "you won" if points.count(points[1]) == 1 else "you tied for first"}.get(
-        place, f"you came {place}{'nd' if place == 2 else 'rd'} of 3")
+    expected = {1: "You won" if points.count(points[1]) == 1 else "You tied for first"}.get(
+        place, f"You came {place}{'nd' if place == 2 else 'rd'} of 3") + f" with {points[1]} points"
     assert result_line(text).startswith(f"result: {expected}; points p0 (rules) {points[0]}, p1 (you) {points[1]}, ")
     assert re.search(r"^  p[02]: bid \(hidden\)$", text, re.M)
 
@@ -234,7 +243,7 @@ def test_solo_elementum_needs_no_bot_and_ends_with_the_score_card():
     points = int(record.returns[0])
     from elements_ai.games.elementum import solo_rank
 
-    assert result_line(text) == f"result: you scored {points} points ({solo_rank(points)})"
+    assert result_line(text) == f"result: You scored {points} points ({solo_rank(points)})"
     card = text[text.index("score card\n"):]
     assert f"    total {points} ({solo_rank(points)})\n" in card
     assert sum(int(p) for p in re.findall(r"^    \w+ \d+: .* ([+-]\d+)$", card, re.M)) == points
@@ -286,8 +295,10 @@ def test_play_command_saves_a_game_that_replay_shows(tmp_path, monkeypatch, caps
         who = "chance" if move.player < 0 else f"p{move.player} ({record.seats[move.player]})"
         assert heads[k] == f"move {k} of {len(record.moves)}: {who}: {move.text}"
     assert "hand p1 [" in whole and "undealt" in whole  # whole states
-    assert result_line(whole) == result_line(played).replace("(you)", "(human)").replace("you won", "p0 won") \
-        .replace("you lost", "p1 won")
+    final = list(record.states())[-1][0]
+    assert result_line(whole) == f"result: {result_words(final, None)}; " + \
+        result_line(played).split("; ", 1)[1].replace("(you)", "(human)")
+    assert result_line(played).startswith(f"result: {result_words(final, 0)}; ")
 
     assert cli.main(["replay", str(save), "--player", "0", "--all"]) == 0
     seen = capsys.readouterr().out
@@ -369,8 +380,8 @@ def test_a_person_plays_to_the_end_in_a_terminal(tmp_path):
     record = GameRecord.load(save)
     assert [move.text for move in record.moves if move.player == 0] == sent and len(sent) >= 2
     won = record.returns[0] > 0
-    assert result == (f"you {'won' if won else 'lost'}; returns p0 (you) {record.returns[0]:+g}, "
-                      f"p1 (rules) {record.returns[1]:+g}")
+    tail = f"; returns p0 (you) {record.returns[0]:+g}, p1 (rules) {record.returns[1]:+g}"
+    assert re.fullmatch(f"You {'won' if won else 'lost'} the round \\d+–\\d+" + re.escape(tail), result), result
 
 
 @pytest.mark.parametrize("key, status", [pytest.param("ctrl-c", 130, marks=pytest.mark.slow), ("ctrl-d", 0)])
@@ -390,3 +401,48 @@ def test_ctrl_c_and_ctrl_d_in_a_terminal_keep_the_game_so_far(key, status, tmp_p
     assert note in child.before
     record = GameRecord.load(save)
     assert record.returns is None and sum(move.player == 0 for move in record.moves) == 1
+
+
+@pytest.mark.slow
+def test_ctrl_c_without_save_ends_the_line_and_says_one_line(tmp_path):
+    import pexpect
+
+    child = spawn("play", ROUND, "--seed", "5", cwd=tmp_path)
+    child.expect(PROMPT.pattern)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, child.before
+    # What follows the prompt: the terminal's echo of Ctrl-C, then exactly one line, each ended.
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", child.before.replace("^C", "")).split("\r\n")
+    assert lines[0].strip() == "" and re.fullmatch(r"interrupted after \d+ moves \(seed 5\)", lines[1]), lines
+    assert lines[2:] == [""], lines
+
+
+def test_play_draws_a_fresh_seed_and_prints_it_for_a_replay():
+    def opening(seed):
+        out = io.StringIO()
+        record = play(ROUND, ["random"], 0, seed, stdin=Person(out, lambda moves: "1"), stdout=out)
+        return record, out.getvalue().splitlines()[0]
+
+    first, line = opening(None)
+    seed = int(re.search(r"\(seed (\d+): --seed (\d+) plays this deal again\)$", line).group(1))
+    assert first.seed == seed
+    again, _ = opening(seed)
+    assert again.actions == first.actions and again.returns == first.returns
+    from elements_ai.cli import build_parser
+
+    assert build_parser().parse_args(["play", ROUND]).seed is None
+    assert build_parser().parse_args(["play", ROUND, "--seed", "9"]).seed == 9
+
+
+def test_the_terminal_says_what_a_move_did():
+    def take_when_you_can(moves):
+        return "take" if "take" in moves else "1"
+
+    record, text, _ = play_with("elements", ["rules"], take_when_you_can, seed=3)
+    mine = re.findall(r"^  takes the ([1-6]) from the display$", text, re.M)
+    assert mine and len(mine) == sum(move.text == "take" for move in record.moves if move.player == 0)
+    ends = re.findall(r"^  (?:p1: (?:knock|yield): |)the round ends.*; score you \d+, Player 1 \d+$", text, re.M)
+    rounds = sum(move.text in ("knock", "yield") for move in record.moves)
+    assert len(ends) == rounds > 0, text[-3000:]

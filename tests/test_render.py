@@ -50,7 +50,10 @@ def test_every_variant_draws_well_formed_svg_from_start_to_end(name, params):
         states.append(state.clone())
     _check(states[len(states) // 2])
     _check(state)
-    assert "game over" in elements_ai.render(state)
+    from elements_ai.render.svg import words
+    from elements_ai.render.words import result_words
+
+    assert f"Game over: {result_words(state)}" in words(elements_ai.render(state))
 
 
 LEAK_GAMES = [(name, {}) for name in elements_ai.GAMES] + [
@@ -116,7 +119,7 @@ def test_demo_svg_writes_one_picture_per_move(tmp_path, capsys):
     assert [f.name for f in files] == [f"move_{i:04d}.svg" for i in range(len(moves) + 1)]
     for file in files:
         ET.parse(file)
-    assert "game over" in files[-1].read_text()
+    assert "Game over:" in files[-1].read_text()
 
 
 def test_demo_svg_rejects_a_file_before_playing(tmp_path, capsys):

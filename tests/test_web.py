@@ -5,6 +5,7 @@ off the event loop, and the command itself."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -25,6 +26,7 @@ from commands import ENV, PACKAGE
 import elements_ai
 from elements_ai import cli
 from elements_ai.record import GameRecord
+from elements_ai.render.svg import words
 from elements_ai.web.app import STATIC, create_app, serving
 
 with warnings.catch_warnings():
@@ -98,7 +100,7 @@ def test_a_whole_game_of_every_game_through_the_api_and_its_record(client, name)
 
     def check(view):
         assert view["seat"] == seat and view["game"] == str(elements_ai.load_game(game))
-        assert f"player {seat}'s view" in view["svg"]
+        assert f"you are Player {seat}" in view["svg"]
         assert [e["n"] for e in view["log"]] == list(range(1, view["moves"] + 1))
         if view["your_turn"]:
             turns.append(view["moves"])
@@ -108,7 +110,8 @@ def test_a_whole_game_of_every_game_through_the_api_and_its_record(client, name)
 
     view = play_out(client, id, random.Random(2), check)
     assert turns, "the person never moved"
-    assert view["result"].startswith("Game over") and "game over" in view["svg"]
+    # One result in words, the same in the banner, the picture and the record.
+    assert view["result"] and f"Game over: {view['result']}" in words(view["svg"])
     assert view["to_move"] is None and not view["legal"] and not view["waiting"]
     answer = client.get(f"/api/games/{id}/record")
     assert answer.status_code == 200
@@ -116,6 +119,7 @@ def test_a_whole_game_of_every_game_through_the_api_and_its_record(client, name)
     record = GameRecord.from_json(answer.text)
     assert record.seats[seat] == "human" and record.seats.count("random") == players - 1
     assert len(record.moves) == view["moves"] and record.returns == view["returns"]
+    assert record.result == view["result"]
     final = [state for state, _ in record.states()][-1]
     assert final.is_terminal() and [float(r) for r in final.returns()] == view["returns"]
 
@@ -132,7 +136,7 @@ def test_a_record_file_loads_as_replay_reads_it(client, tmp_path):
 def test_a_solo_game_needs_no_bots(client):
     id = new_game(client, "elementum(players=1)", bots=[])
     view = play_out(client, id, random.Random(1))
-    assert re.fullmatch(r"Game over: you scored \d+ points \(\w[\w ]*\)", view["result"]), view["result"]
+    assert re.fullmatch(r"You scored \d+ points \(\w[\w ]*\)", view["result"]), view["result"]
 
 
 def test_the_view_shows_only_what_the_person_sees(client):
@@ -315,7 +319,7 @@ def test_a_slow_bot_leaves_the_server_and_other_games_responsive():
             return answer.json()["id"]
 
         http.get("api/games")  # the catalog is built once, on first asking
-        slow = create("elements", ["ismcts:sims=600000"], seat=1)
+        slow = create("elements", ["ismcts:seconds=4"], seat=1)
         other = create("elementos", ["random"])
         view = http.get(f"api/games/{slow}").json()
         while view["to_move"] != 0:  # chance deals until the bot, seat 0, is to move
@@ -345,7 +349,7 @@ def test_a_slow_bot_leaves_the_server_and_other_games_responsive():
         assert slowest < 0.5, f"an answer took {slowest:.2f} s while the bot thought"
         assert second.status_code == 409 and "already" in second.json()["error"]
         view = http.get(f"api/games/{slow}").json()
-        assert view["log"][-1]["who"] == "p0 ismcts:sims=600000"
+        assert view["log"][-1]["who"] == "p0 ismcts:seconds=4"
 
 
 def test_the_page_loads_nothing_from_elsewhere(client):
@@ -410,3 +414,124 @@ def test_serve_serves_the_page_on_this_machine_until_ctrl_c():
 def test_the_json_errors_are_json_even_for_unknown_routes(client):
     answer = client.get("/nowhere")
     assert answer.status_code == 404 and json.loads(answer.text)["error"]
+
+
+# --- the page and the server: versions, caps, stopping, preparing, widths, what just happened ------
+
+def test_a_move_chosen_on_a_stale_view_is_refused_and_the_current_one_is_played(client):
+    id = new_game(client, FAST["elements"], seed=4)
+    view = client.get(f"/api/games/{id}").json()
+    while not view["your_turn"]:
+        view = client.post(f"/api/games/{id}/advance").json()
+    old = view["version"]
+    assert old == view["moves"] and old > 0
+    answer = client.post(f"/api/games/{id}/move", json={"action": view["legal"][0]["action"], "version": old - 1})
+    assert answer.status_code == 409 and "moved on" in answer.json()["error"], answer.text
+    assert client.get(f"/api/games/{id}").json()["moves"] == old  # nothing played
+    answer = client.post(f"/api/games/{id}/move", json={"action": view["legal"][0]["action"], "version": old})
+    assert answer.status_code == 200 and answer.json()["version"] == old + 1
+    answer = client.post(f"/api/games/{id}/move", json={"action": 0, "version": "x"})
+    assert answer.status_code == 422
+
+
+@pytest.mark.parametrize("spec, words", [("ismcts:sims=1000000000", "1000000000 simulations a move, over 20000"),
+                                         ("mcts:sims=5000,worlds=8", "40000 simulations a move, over 20000"),
+                                         ("ismcts:seconds=60", "60 seconds a move, over 10")])
+def test_a_bot_stronger_than_the_cap_is_refused_in_one_line(client, spec, words):
+    answer = client.post("/api/games", json={"game": "elements", "bots": [spec]})
+    assert answer.status_code == 422 and answer.json()["error"] == f"bot spec {spec!r}: {words}", answer.text
+    assert client.get("/api/games").json()["limits"] == {"sims": 20000, "seconds": 10.0}
+
+
+def test_a_stopped_game_makes_no_more_moves(client):
+    id = new_game(client, FAST["elements"], seed=2)
+    view = client.post(f"/api/games/{id}/stop").json()
+    assert view["stopped"] and not view["waiting"] and not view["legal"]
+    assert client.post(f"/api/games/{id}/advance").json() == {"error": "the game was stopped"}
+    assert client.post(f"/api/games/{id}/move", json={"action": 0}).status_code == 409
+
+
+def test_the_bots_are_prepared_when_the_game_starts():
+    app = create_app()
+    client = TestClient(app)
+    id = new_game(client, FAST["elements"], bots=["ismcts:sims=50"], seed=1)
+    table = app.state.tables[id]
+    assert table.ready.wait(120)
+    assert client.get(f"/api/games/{id}").json()["preparing"] is False
+
+
+def test_the_picture_is_drawn_for_the_width_the_page_asks(client):
+    id = new_game(client, FAST["elementum"], seed=1)
+    for width in (390, 1280):
+        view = client.get(f"/api/games/{id}", params={"width": width}).json()
+        assert re.match(rf'<svg [^>]*width="{width}"', view["svg"]), view["svg"][:200]
+    answer = client.get(f"/api/games/{id}", params={"width": "10"})
+    assert answer.status_code == 422 and "width must be a number from 320" in answer.json()["error"]
+
+
+def test_the_log_says_what_a_move_did_and_the_picture_marks_each_seats_last_move(client):
+    id = new_game(client, "elements", seed=5)
+    view = play_out(client, id, random.Random(6))
+    texts = [e["text"] for e in view["log"] if e["player"] >= 0]
+    takes = [t for t in texts if t.startswith("take")]
+    assert takes and all(re.fullmatch(r"take: takes the [1-6] from the display", t) for t in takes), takes
+    ends = [t for t in texts if t.startswith(("knock", "yield"))]
+    assert ends and all("the round ends" in t and re.search(r"score you \d+, Player 1 \d+$", t) for t in ends)
+    knocks = [t for t in ends if t.startswith("knock")]
+    assert all(re.search(r"you: sum \d+, hand [\d ]+|none; Player 1: sum \d+, hand", t) for t in knocks), knocks
+    said = words(view["svg"])
+    last = [e["text"] for e in view["log"] if e["player"] == 1][-1]
+    assert f"last move: {last}" in said, said
+
+
+def test_a_client_that_goes_away_mid_request_is_one_log_line(caplog):
+    import logging
+
+    with serving() as url, caplog.at_level(logging.INFO):
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        with socket.create_connection((host, int(port))) as sock:
+            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 500\r\n\r\n{\"game\": ")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not caplog.records:
+            time.sleep(0.05)
+        time.sleep(0.3)
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["the client went away during POST /api/games"], lines
+    assert not any(r.exc_info for r in caplog.records)
+
+
+def test_ctrl_c_ends_the_server_within_two_seconds_while_a_bot_thinks():
+    process = subprocess.Popen([*PACKAGE, "serve", "--port", "0"], env=ENV,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    thinking = None
+    try:
+        url = re.search(r"(http://\S+/)", process.stdout.readline()).group(1)
+        game = {"game": "elements", "seat": 1, "bots": ["ismcts:seconds=9"], "seed": 1}
+        id = httpx.post(url + "api/games", json=game).json()["id"]
+        view = httpx.get(url + f"api/games/{id}").json()
+        while view["to_move"] != 0:  # chance deals, the person moves, until the bot is to move
+            view = (httpx.post(url + f"api/games/{id}/move", json={"action": view["legal"][0]["action"]})
+                    if view["your_turn"] else httpx.post(url + f"api/games/{id}/advance", timeout=60)).json()
+
+        def think():
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.post(url + f"api/games/{id}/advance", timeout=60)
+
+        thinking = threading.Thread(target=think, daemon=True)
+        thinking.start()
+        time.sleep(1.0)
+        assert thinking.is_alive(), "the bot did not think long enough to tell"
+    finally:
+        start = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert time.monotonic() - start < 2, (out, err)
+    assert process.returncode in (0, 130) and "Traceback" not in err, err
+
+
+def test_the_engine_text_is_shown_when_asked(client):
+    id = new_game(client, FAST["elements"], seed=2)
+    plain = client.get(f"/api/games/{id}").json()["svg"]
+    debug = client.get(f"/api/games/{id}", params={"debug": "1"}).json()["svg"]
+    assert "observer p0" not in words(plain) and "observer p0" in words(debug)

@@ -55,7 +55,9 @@ def register(commands) -> None:
              "seat in seat order (default: rules; none in a one-player game)",
     )
     play_parser.add_argument("--seat", type=int, default=0, metavar="N", help="your seat, from 0 (default 0)")
-    play_parser.add_argument("--seed", type=seed_value, default=0, help="seed of chance and the bots (default 0)")
+    play_parser.add_argument(
+        "--seed", type=seed_value, default=None,
+        help="seed of chance and the bots (default: a fresh one, printed at the start so the game can be replayed)")
     play_parser.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter (repeatable)"
     )

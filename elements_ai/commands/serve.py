@@ -7,6 +7,8 @@ import argparse
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+GRACE = 1  # seconds open requests get when the server stops
+INTERRUPTED = 130  # the exit status of a Ctrl-C (as the elements-ai command's)
 
 EXAMPLES = f"""The page lets you pick a game (a variant or any game string), your seat and a bot
 for each other seat (default ismcts), then play by clicking the picture or the
@@ -58,7 +60,14 @@ def run(args) -> int:
     # 127.0.0.1 cannot reach the server through the visitor's browser.
     allowed = ["127.0.0.1", "localhost", "::1", "[::1]"] if args.host in LOCAL_HOSTS else None
     app = create_app(allowed_hosts=allowed)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            # Ctrl-C with a bot thinking ends the process at once (its move is dropped);
+            # otherwise the server closes as uvicorn closes it, within GRACE.
+            _end_thinking(INTERRUPTED)
+            super().handle_exit(sig, frame)
+
+    server = Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=GRACE))
     print(f"elements-ai serve: the page is at {url} (Ctrl-C stops)", flush=True)
     if args.open:
         import webbrowser
@@ -66,6 +75,25 @@ def run(args) -> int:
         webbrowser.open(url)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        # uvicorn hands the Ctrl-C it caught back on its way out.
+        _end_thinking(INTERRUPTED)
+        raise
     finally:
         sock.close()
+    _end_thinking(0)
     return 0
+
+
+def _end_thinking(status: int) -> None:
+    """Ends the process now if a bot still thinks in a worker thread (Python would wait
+    for it at exit): the server is closed, and nobody waits for that move."""
+    import os
+    import sys
+    import threading
+
+    busy = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if busy:
+        print("elements-ai serve: stopped; a bot's move was dropped", flush=True)
+        sys.stderr.flush()
+        os._exit(status)

@@ -8,20 +8,32 @@ The page (``static/``) talks to a small JSON API:
 * ``GET /api/describe?game=STRING``: a game string checked, with its number of seats.
 * ``POST /api/games`` ``{"game", "seat", "bots", "seed"}``: a new game, the person in
   ``seat`` and a bot spec for each other seat in seat order; answers ``{"id"}``.
-* ``GET /api/games/{id}``: the game as the person sees it: the picture drawn for
-  their seat only, their legal moves (with the picture's regions that choose each),
-  the moves so far as they could see them, and the result at the end.
-* ``POST /api/games/{id}/move`` ``{"action"}``: the person's move.
+* ``GET /api/games/{id}?width=N``: the game as the person sees it: the picture drawn
+  for their seat only (``width`` CSS pixels wide, 320 to 4000, default 900: the page
+  asks for its own width, so a phone gets a picture laid out for it), their legal
+  moves (with the picture's regions that choose each), the moves so far as they
+  could see them (with what a move did, ``render.explain``), each seat's last move
+  marked in the picture, ``version`` (the number of moves made) and the result.
+  ``debug=1`` adds the engine's own text for the seat under the picture.
+* ``POST /api/games/{id}/move`` ``{"action", "version"}``: the person's move, chosen
+  on the view of that ``version``: a move chosen on an older view (another tab's)
+  is refused with 409 and the page reloads the game.
 * ``POST /api/games/{id}/advance``: the next bot or chance move, one at a time, so
-  the page can show the bots' moves one by one.
+  the page can show the bots' moves one by one. A game's bots are prepared (their
+  code compiled, the first time on a machine) when it starts: until they are,
+  ``preparing`` is true and the page says so.
+* ``POST /api/games/{id}/stop``: stops the game (a bot thinking too long): its
+  bots' moves are no longer made and the page offers a new game.
 * ``GET /api/games/{id}/record``: the finished game as a ``GameRecord`` file, which
   ``elements-ai replay`` reads.
 
 Game ids are random tokens (``secrets.token_urlsafe``), so one cannot be guessed. A
 malformed request is answered 4xx with ``{"error": "one line"}``: 400 a body that
 is not JSON, 404 an unknown game, 409 a move the game's state does not allow now
-(not your turn, an illegal action, the game is over), 413 a body too large, 415 a
-body not sent as JSON, 422 a bad value (a game string, a bot spec, a seat). Bots
+(not your turn, an illegal action, the game is over, a stale view), 413 a body too
+large, 415 a body not sent as JSON, 422 a bad value (a game string, a bot spec, a
+seat, a bot stronger than ``MAX_SIMS`` simulations or ``MAX_SECONDS`` a move). A
+client that goes away mid-request is one line in the server's log. Bots
 think in worker threads: the search releases the GIL, so other requests and other
 games are served meanwhile. At most ``max_games`` games are kept in memory; a new
 one evicts the oldest finished game, or else the one left alone the longest.
@@ -33,11 +45,12 @@ one evicts the oldest finished game, or else the one left alone the longest.
 ...     view = http.get(f"api/games/{id}").json()
 ...     while not view["finished"]:
 ...         if view["your_turn"]:
-...             view = http.post(f"api/games/{id}/move", json={"action": view["legal"][0]["action"]}).json()
+...             move = {"action": view["legal"][0]["action"], "version": view["version"]}
+...             view = http.post(f"api/games/{id}/move", json=move).json()
 ...         else:
 ...             view = http.post(f"api/games/{id}/advance").json()
 ...     refused = http.post(f"api/games/{id}/move", json={"action": 0}).json()
->>> view["result"].startswith("Game over"), refused
+>>> view["result"].startswith(("You won the round", "You lost the round")), refused
 (True, {'error': 'the game is over'})
 """
 
@@ -45,6 +58,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import secrets
 import socket
 import threading
@@ -61,7 +75,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -72,9 +86,10 @@ from ..core.params import ParameterError
 from ..loader import GAMES, get_kernel, load_game
 from ..play import result_lines, seen_text
 from ..record import GameRecord
-from ..render import clicks, render
+from ..render import clicks, explain, render
+from ..render.words import result_words
 
-__all__ = ["DEFAULT_BOT", "MAX_GAMES", "create_app", "game_string", "listen", "serving"]
+__all__ = ["DEFAULT_BOT", "MAX_GAMES", "MAX_SECONDS", "MAX_SIMS", "create_app", "game_string", "listen", "serving"]
 
 STATIC = Path(__file__).with_name("static")
 DEFAULT_BOT = "ismcts"
@@ -82,6 +97,12 @@ MAX_GAMES = 100
 MAX_BODY = 16_384  # bytes: a request is a few fields
 MAX_TEXT = 400  # characters of a game string or a bot spec
 MAX_SEED = 2**31 - 1
+# A bot's thinking per move on the page: simulations (times rollouts and worlds) and seconds.
+MAX_SIMS = 20_000
+MAX_SECONDS = 10.0
+WIDTH = 900  # the picture's width when the page does not say its own
+MIN_WIDTH, MAX_WIDTH = 320, 4000
+LOG = logging.getLogger("elements_ai.web")
 HUMAN = "human"  # a person's seat in a GameRecord
 # The page and its pictures come from this server alone; SVG text carries style attributes.
 SECURITY_HEADERS = {
@@ -120,10 +141,10 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _result(state, seats: list[str], seat: int) -> str:
-    """``Game over: you won; returns p0 (you) +1, p1 (random) -1`` and the like, in the
-    words of ``elements-ai play`` (points for the games scored in points)."""
-    return "Game over: " + result_lines(state, seats, me=seat, card=False)[-1].removeprefix("result: ")
+def _scores(state, seats: list[str], seat: int) -> str:
+    """``returns p0 (you) +1, p1 (random) -1`` and the like, as ``elements-ai play`` ends
+    its result line (points for the games scored in points)."""
+    return result_lines(state, seats, me=seat, card=False)[-1].partition("; ")[2]
 
 
 class Table:
@@ -149,9 +170,23 @@ class Table:
         self.record = GameRecord(str(game), seats, seed)
         self.rng = np.random.default_rng(seed)
         self.log: list[dict[str, Any]] = []
+        self.last: dict[int, str] = {}  # each seat's last move, as the person saw it
         self.lock = threading.Lock()
         self.moving = threading.Lock()
         self.touched = time.monotonic()
+        self.stopped = False
+        self.ready = threading.Event()  # the bots are prepared (see ``prepare``)
+        self.specs = dict(zip(others, specs))
+
+    def prepare(self) -> None:
+        """Makes each bot's first move once on a throwaway copy, cheaply, so that their code
+        is compiled (and cached on disk) before the game needs it: the first time on a
+        machine this takes a while, which the page announces."""
+        try:
+            for player, spec in self.specs.items():
+                _warm_up(self.game, player, spec)
+        finally:
+            self.ready.set()
 
     @property
     def finished(self) -> bool:
@@ -161,8 +196,12 @@ class Table:
         """Plays ``action`` at the current state (with ``lock`` held)."""
         state = self.state
         player = int(state.current_player())
+        text = seen_text(state, action, self.seat)
+        said = explain(state, action, self.seat)
         entry = {"n": len(self.record.moves) + 1, "player": player,
-                 "who": "chance" if player < 0 else self.who[player], "text": seen_text(state, action, self.seat)}
+                 "who": "chance" if player < 0 else self.who[player], "text": f"{text}: {said}" if said else text}
+        if player >= 0:
+            self.last[player] = entry["text"]
         if player >= 0:
             for other, bot in self.bots.items():
                 if other != player:
@@ -171,14 +210,22 @@ class Table:
         state.apply_action(action)
         self.log.append(entry)
         if state.is_terminal():
-            self.record.returns = [float(r) for r in state.returns()]
+            self.record.finish(state)
 
-    def move(self, action: Any) -> None:
-        """The person's move; ``ApiError`` when it is not one now."""
+    def move(self, action: Any, version: Any = None) -> None:
+        """The person's move, chosen on the view of ``version`` (``None``: the current one);
+        ``ApiError`` when it is not one now."""
         if not _is_int(action):
             raise ApiError(422, f"action must be an integer, got {json.dumps(action)[:40]}")
+        if version is not None and not _is_int(version):
+            raise ApiError(422, f"version must be an integer, got {json.dumps(version)[:40]}")
         with self.lock:
             state = self.state
+            if version is not None and version != len(self.record.moves):
+                raise ApiError(409, f"the game has moved on since that view (move {version}, now "
+                                    f"{len(self.record.moves)}): reload it")
+            if self.stopped:
+                raise ApiError(409, "the game was stopped")
             if state.is_terminal():
                 raise ApiError(409, "the game is over")
             if state.current_player() != self.seat:
@@ -194,8 +241,11 @@ class Table:
         if not self.moving.acquire(blocking=False):
             raise ApiError(409, "a move is already being made in this game")
         try:
+            self.ready.wait()
             with self.lock:
                 state = self.state
+                if self.stopped:
+                    raise ApiError(409, "the game was stopped")
                 if state.is_terminal():
                     raise ApiError(409, "the game is over")
                 if state.is_chance_node():
@@ -209,18 +259,27 @@ class Table:
             # ``moving`` keeps anyone else from changing it.
             action = int(bot.step(position))
             with self.lock:
+                if self.stopped:  # stopped while the bot thought: its move is not made
+                    raise ApiError(409, "the game was stopped")
                 self._apply(action)
         finally:
             self.moving.release()
 
-    def view(self) -> dict[str, Any]:
+    def stop(self) -> None:
+        """Stops the game: no more moves; a bot thinking now finishes, and its move is dropped."""
+        with self.lock:
+            self.stopped = True
+
+    def view(self, width: float = WIDTH, debug: bool = False) -> dict[str, Any]:
         """The game as the person sees it (everything here comes from their view)."""
         with self.lock:
             state = self.state.clone()
             log = list(self.log)
+            last = dict(self.last)
             moves = len(self.record.moves)
         finished = state.is_terminal()
-        to_move = None if finished else int(state.current_player())
+        stopped = self.stopped and not finished
+        to_move = None if finished or stopped else int(state.current_player())
         your_turn = to_move == self.seat
         legal = []
         if your_turn:
@@ -234,17 +293,82 @@ class Table:
             "seat": self.seat,
             "players": [{"seat": p, "who": self.who[p]} for p in range(self.game.num_players())],
             "moves": moves,
+            "version": moves,
             "to_move": to_move,
             "mover": None if to_move is None else "chance" if to_move < 0 else self.who[to_move],
             "your_turn": your_turn,
-            "waiting": not finished and not your_turn,
+            "waiting": not finished and not stopped and not your_turn,
+            "preparing": not self.ready.is_set(),
+            "stopped": stopped,
             "legal": legal,
-            "svg": render(state, self.seat, regions=True),
+            "svg": render(state, self.seat, regions=True, width=width, last=last, debug=debug),
             "log": log,
             "finished": finished,
             "returns": returns,
-            "result": _result(state, self.record.seats, self.seat) if finished else None,
+            "result": result_words(state, self.seat) if finished else None,
+            "scores": _scores(state, self.record.seats, self.seat) if finished else None,
         }
+
+
+def _warm_up(game, player: int, spec: str) -> None:
+    """One move of a throwaway bot of ``spec`` (its search cut to a few simulations) at
+    the first state where ``player`` moves: what compiles the bot's code."""
+    from ..agents.registry import parse_spec
+    from ..testing import random_action
+
+    entry, _ = parse_spec(spec)
+    cheap = {"sims": 2} if "sims" in entry.params else {}
+    if "seconds" in entry.params:
+        cheap["seconds"] = 0.0
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    for _ in range(500):
+        if state.is_terminal():
+            return
+        if state.current_player() == player:
+            bot = make_bot(spec, game, player, seed=0, **cheap)
+            bot.restart_at(state)
+            bot.step(state.clone())
+            return
+        state.apply_action(random_action(state, rng))
+
+
+def check_strength(spec: str) -> None:
+    """``ApiError`` 422 for a bot that would think longer a move than the page allows:
+    more than ``MAX_SIMS`` simulations (times its rollouts and worlds) or ``MAX_SECONDS``.
+
+    >>> check_strength("ismcts:sims=2000")
+    >>> check_strength("ismcts:sims=1000000000")
+    Traceback (most recent call last):
+    ...
+    elements_ai.web.app.ApiError: bot spec 'ismcts:sims=1000000000': 1000000000 simulations a move, over 20000
+    """
+    from ..agents.registry import parse_spec
+
+    entry, given = parse_spec(spec)
+    params = {name: param.default for name, param in entry.params.items()} | given
+    sims = 1
+    for name in ("sims", "rollouts", "worlds"):
+        if isinstance(params.get(name), int) and not isinstance(params.get(name), bool):
+            sims *= max(1, params[name])
+    if "sims" in params and sims > MAX_SIMS:
+        raise ApiError(422, f"bot spec {spec!r}: {sims} simulations a move, over {MAX_SIMS}")
+    seconds = params.get("seconds")
+    if isinstance(seconds, (int, float)) and seconds > MAX_SECONDS:
+        raise ApiError(422, f"bot spec {spec!r}: {seconds:g} seconds a move, over {MAX_SECONDS:g}")
+
+
+def _width(request: Request) -> float:
+    text = request.query_params.get("width")
+    if text is None:
+        return WIDTH
+    try:
+        width = float(text)
+    except ValueError:
+        width = -1.0
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise ApiError(422, f"width must be a number from {MIN_WIDTH} to {MAX_WIDTH}, got {text[:40]!r}")
+    return width
 
 
 def _catalog() -> dict[str, Any]:
@@ -261,7 +385,8 @@ def _catalog() -> dict[str, Any]:
                          for variant, params in kernel.variants.items()],
         })
     bots = [{"name": name, "help": BOTS[name].help, "params": params} for name, params in list_bots().items()]
-    return {"games": games, "bots": bots, "default_bot": DEFAULT_BOT}
+    return {"games": games, "bots": bots, "default_bot": DEFAULT_BOT,
+            "limits": {"sims": MAX_SIMS, "seconds": MAX_SECONDS}}
 
 
 def _load(text: Any):
@@ -297,6 +422,8 @@ def _new_table(data: dict[str, Any]) -> Table:
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
         raise ApiError(422, f"seed must be an integer from 0 to {MAX_SEED}, got {json.dumps(seed)[:40]}")
     try:
+        for spec in specs:
+            check_strength(spec.strip())
         return Table(game, seat, [s.strip() for s in specs], seed)
     except (ValueError, pyspiel.SpielError, ImportError, OSError) as error:
         # A spec the registry refuses, or a bot that cannot play this game (a missing file or library).
@@ -313,10 +440,13 @@ async def _body(request: Request) -> dict[str, Any]:
     if length.isdigit() and int(length) > MAX_BODY:
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise _GoneAway() from None
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -324,6 +454,10 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(422, "the body must be a JSON object")
     return data
+
+
+class _GoneAway(Exception):
+    """The client went away before its request was read: nobody to answer."""
 
 
 class _Headers:
@@ -442,23 +576,34 @@ def create_app(max_games: int = MAX_GAMES, allowed_hosts: list[str] | None = Non
         data = await _body(request)
         table = await run_in_threadpool(_new_table, data)
         admit(table)
+        # The bots are prepared beside the game, in a thread that never holds up the exit.
+        threading.Thread(target=table.prepare, name=f"prepare {table.id[:8]}", daemon=True).start()
         return JSONResponse({"id": table.id}, status_code=201)
 
     async def show(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(table_of(request).view))
+        debug = request.query_params.get("debug") == "1"
+        return JSONResponse(await run_in_threadpool(table_of(request).view, _width(request), debug))
 
     async def move(request: Request) -> Response:
         table = table_of(request)
+        width = _width(request)
         data = await _body(request)
-        if set(data) != {"action"}:
-            raise ApiError(422, "the body is {\"action\": N}, N one of the legal actions")
-        await run_in_threadpool(table.move, data["action"])
-        return JSONResponse(await run_in_threadpool(table.view))
+        if "action" not in data or not set(data) <= {"action", "version"}:
+            raise ApiError(422, "the body is {\"action\": N, \"version\": V}, N one of the legal actions and V "
+                                "the view's version")
+        await run_in_threadpool(table.move, data["action"], data.get("version"))
+        return JSONResponse(await run_in_threadpool(table.view, width))
 
     async def advance(request: Request) -> Response:
         table = table_of(request)
+        width = _width(request)
         await run_in_threadpool(table.advance)
-        return JSONResponse(await run_in_threadpool(table.view))
+        return JSONResponse(await run_in_threadpool(table.view, width))
+
+    async def stop(request: Request) -> Response:
+        table = table_of(request)
+        table.stop()
+        return JSONResponse(await run_in_threadpool(table.view, _width(request)))
 
     async def record(request: Request) -> Response:
         table = table_of(request)
@@ -473,6 +618,10 @@ def create_app(max_games: int = MAX_GAMES, allowed_hosts: list[str] | None = Non
         assert isinstance(error, ApiError)
         return JSONResponse({"error": error.message}, status_code=error.status)
 
+    async def gone_away(request: Request, error: Exception) -> Response:
+        LOG.warning("the client went away during %s %s", request.method, request.url.path)
+        return Response(status_code=400)
+
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=error.headers)
@@ -485,12 +634,13 @@ def create_app(max_games: int = MAX_GAMES, allowed_hosts: list[str] | None = Non
         Route("/api/games/{id}", show, methods=["GET"]),
         Route("/api/games/{id}/move", move, methods=["POST"]),
         Route("/api/games/{id}/advance", advance, methods=["POST"]),
+        Route("/api/games/{id}/stop", stop, methods=["POST"]),
         Route("/api/games/{id}/record", record, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
     middleware.append(Middleware(_Headers))
     app = Starlette(routes=routes, middleware=middleware,
-                    exception_handlers={ApiError: api_error, HTTPException: http_error})
+                    exception_handlers={ApiError: api_error, HTTPException: http_error, _GoneAway: gone_away})
     app.state.tables = tables
     return app

@@ -10,6 +10,19 @@ let view = null; // the game as the server last showed it
 let prefix = []; // the picture's regions clicked so far towards a move
 let timer = null;
 let generation = 0; // bumped when a game is left, so its pending steps stop
+let watcher = null; // looks again at a game waiting for this person: another tab may move it
+const WATCH_MS = 2500;
+
+// The picture is drawn for the board's width, so that it reads at its own size on a phone.
+function boardWidth() {
+  const width = Math.floor($("board").clientWidth || $("play").clientWidth || 900);
+  return Math.max(320, Math.min(4000, width));
+}
+
+function gamePath(id, action = "") {
+  const debug = !action && $("debug").checked ? "&debug=1" : "";
+  return `/api/games/${encodeURIComponent(id)}${action ? "/" + action : ""}?width=${boardWidth()}${debug}`;
+}
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
@@ -138,7 +151,8 @@ async function start(event) {
   $("start").disabled = true;
   try {
     const answer = await api("POST", "/api/games", request);
-    location.hash = `game=${answer.id}`;
+    // A new history entry: Back returns to the setup, Forward to the game (see route).
+    history.pushState(null, "", `#game=${answer.id}`);
     await open(answer.id);
   } catch (error) {
     $("setup-error").textContent = error.message;
@@ -152,6 +166,7 @@ async function start(event) {
 async function open(id) {
   generation += 1;
   clearTimeout(timer);
+  clearInterval(watcher);
   gameId = id;
   view = null;
   prefix = [];
@@ -160,37 +175,63 @@ async function open(id) {
   $("play").hidden = false;
   $("play-error").textContent = "";
   try {
-    show(await api("GET", `/api/games/${encodeURIComponent(id)}`));
+    show(await api("GET", gamePath(id)));
   } catch (error) {
     $("play-error").textContent = error.message;
   }
 }
 
-function leave() {
+function close() {
   generation += 1;
+  document.body.dataset.game = "";
   clearTimeout(timer);
+  clearInterval(watcher);
   gameId = null;
   view = null;
-  history.replaceState(null, "", location.pathname);
   $("play").hidden = true;
   $("setup").hidden = false;
+}
+
+function leave() {
+  close();
+  history.pushState(null, "", location.pathname);
+}
+
+// The page follows its address: #game=ID shows that game (typed, or reached by Back
+// and Forward), none the setup.
+function route() {
+  const wanted = new URLSearchParams(location.hash.slice(1)).get("game");
+  if (wanted && wanted !== gameId) open(wanted);
+  else if (!wanted && gameId !== null) close();
 }
 
 function show(next) {
   view = next;
   prefix = [];
-  $("title").textContent = `${view.title}: ${view.game}`;
+  document.body.dataset.game = view.id;
+  $("title").textContent = view.title;
+  $("game-shown").textContent = view.game;
   const status = $("status");
   status.dataset.moves = String(view.moves);
   if (view.finished) {
     status.dataset.state = "over";
-    status.textContent = "The game is over.";
+    status.textContent = view.result;
+  } else if (view.stopped) {
+    status.dataset.state = "stopped";
+    status.textContent = "Stopped: no more moves are made in this game. Start a new one.";
   } else if (view.your_turn) {
     status.dataset.state = "your-turn";
     status.textContent = "Your move: click it on the picture or below.";
   } else {
     status.dataset.state = "waiting";
-    status.textContent = view.to_move < 0 ? "Chance is dealing..." : `${view.mover} is thinking...`;
+    status.textContent = view.preparing ? "Preparing the bots, first time only..."
+      : view.to_move < 0 ? "Chance is dealing..." : `${view.mover} is thinking...`;
+  }
+  $("stop").hidden = !(view.waiting && view.to_move >= 0);
+  clearInterval(watcher);
+  if (view.your_turn) {
+    const mine = generation;
+    watcher = setInterval(() => look(mine), WATCH_MS);
   }
   $("board").innerHTML = view.svg;
   $("choices").replaceChildren();
@@ -199,6 +240,7 @@ function show(next) {
   $("end").hidden = !view.finished;
   if (view.finished) {
     $("result").textContent = view.result;
+    $("scores").textContent = view.scores || "";
     const link = $("download");
     link.href = `/api/games/${encodeURIComponent(view.id)}/record`;
     link.download = `${view.game.split("(")[0]}-${view.id.slice(0, 8)}.json`;
@@ -224,16 +266,29 @@ function moveButton(move) {
   return button;
 }
 
+// Runs of the same entry (a deal of hidden cards) as one line, "..., 13 times", as the terminal says them.
+function collapsed(log) {
+  const runs = [];
+  for (const entry of log) {
+    const last = runs[runs.length - 1];
+    if (last && last.entry.player === entry.player && last.entry.who === entry.who && last.entry.text === entry.text) {
+      last.count += 1;
+    } else {
+      runs.push({ entry, count: 1 });
+    }
+  }
+  return runs;
+}
+
 function showLog() {
   const list = $("log");
-  // Only the new entries: a long game's log is not redrawn at every move.
-  for (const entry of view.log.slice(list.children.length)) {
+  list.replaceChildren(...collapsed(view.log).map(({ entry, count }) => {
     const item = document.createElement("li");
     item.value = entry.n;
     item.className = entry.player === view.seat ? "you" : entry.player < 0 ? "chance" : "bot";
-    item.textContent = `${entry.who}: ${entry.text}`;
-    list.append(item);
-  }
+    item.textContent = `${entry.who}: ${entry.text}${count > 1 ? `, ${count} times` : ""}`;
+    return item;
+  }));
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
 
@@ -252,7 +307,7 @@ const RETRIES = 5;
 async function advance(mine) {
   if (mine !== generation) return;
   try {
-    const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/advance`);
+    const next = await api("POST", gamePath(gameId, "advance"));
     if (mine === generation) show(next);
   } catch (error) {
     if (mine !== generation) return;
@@ -268,7 +323,7 @@ async function advance(mine) {
 async function refresh(mine, attempt = 0) {
   if (mine !== generation) return;
   try {
-    show(await api("GET", `/api/games/${encodeURIComponent(gameId)}`));
+    show(await api("GET", gamePath(gameId)));
   } catch (error) {
     if (mine !== generation) return;
     if (error.status === undefined && attempt < RETRIES) {
@@ -282,18 +337,49 @@ async function refresh(mine, attempt = 0) {
 async function play(action) {
   if (!view || !view.your_turn) return;
   const mine = generation;
+  const version = view.version;
   for (const button of document.querySelectorAll("#moves button, #choices button")) button.disabled = true;
+  clearInterval(watcher);
   view = { ...view, your_turn: false, legal: [] };
   markRegions();
   $("play-error").textContent = "";
   try {
-    const next = await api("POST", `/api/games/${encodeURIComponent(gameId)}/move`, { action });
+    // The move names the view it was chosen on: one chosen on a view another tab has
+    // since moved on from is refused, and this tab shows the game as it now stands.
+    const next = await api("POST", gamePath(gameId, "move"), { action, version });
     if (mine === generation) show(next);
   } catch (error) {
     if (mine !== generation) return;
     // A refused move is said; a lost answer is not: the game as it now stands tells.
-    if (error.status !== undefined) $("play-error").textContent = error.message;
+    if (error.status === 409 && /moved on/.test(error.message)) {
+      $("play-error").textContent = "The game moved on elsewhere (another tab?): here it is now.";
+    } else if (error.status !== undefined) {
+      $("play-error").textContent = error.message;
+    }
     refresh(mine, error.status === undefined ? 1 : RETRIES);
+  }
+}
+
+// A game waiting for this person may be moved from another tab: look again now and then.
+async function look(mine) {
+  if (mine !== generation || !view || document.hidden) return;
+  try {
+    const now = await api("GET", gamePath(gameId));
+    if (mine === generation && view && now.version !== view.version) show(now);
+  } catch (error) {
+    // Said when the person acts; looking is quiet.
+  }
+}
+
+async function stopBots() {
+  if (!gameId) return;
+  const mine = ++generation;
+  clearTimeout(timer);
+  try {
+    const next = await api("POST", gamePath(gameId, "stop"));
+    if (mine === generation) show(next);
+  } catch (error) {
+    $("play-error").textContent = error.message;
   }
 }
 
@@ -365,6 +451,24 @@ function onBoardClick(event) {
 async function main() {
   $("new-game").addEventListener("submit", start);
   $("new").addEventListener("click", leave);
+  $("stop").addEventListener("click", stopBots);
+  $("debug").addEventListener("change", () => gameId && refresh(generation));
+  window.addEventListener("popstate", route);
+  window.addEventListener("hashchange", route);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && gameId && view && !view.waiting) look(generation);
+  });
+  // The picture is drawn again for a board that changed width (a turned phone, a resized window).
+  let resizing = null;
+  new ResizeObserver(() => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      const drawn = $("board").querySelector("svg");
+      const width = drawn ? Number(drawn.getAttribute("width")) : boardWidth();
+      // Unless a bot's move is on its way: it brings a picture drawn for the new width.
+      if (gameId && view && !view.waiting && Math.abs(boardWidth() - width) > 2) refresh(generation);
+    }, 200);
+  }).observe($("board"));
   $("board").addEventListener("click", onBoardClick);
   $("game").addEventListener("change", fillVariants);
   $("variant").addEventListener("change", () => {
@@ -399,9 +503,8 @@ async function main() {
     }
   }
   $("bot-specs").replaceChildren(...Array.from(specs, (spec) => option(spec, spec)));
-  const wanted = new URLSearchParams(location.hash.slice(1));
   fillVariants();
-  if (wanted.get("game")) open(wanted.get("game"));
+  route();
 }
 
 main();
