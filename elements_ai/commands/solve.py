@@ -26,7 +26,7 @@ EXPLOIT_EXAMPLES = """examples:
   elements-ai exploitability kuhn_poker kuhn.npz
   elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" small.npz
   elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ismcts:sims=100
-  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ppo \
+  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ppo \\
       --tree small.tree       (the compact tree: built and saved to small.tree once, loaded after)
 """
 
