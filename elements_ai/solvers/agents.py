@@ -151,7 +151,8 @@ def bot_policy(
 
     One bot per seat (seeded ``seed + player``) is asked at one state of every
     information set. A network bot (``ppo``, or any bot class derived from
-    ``PPOBot``) is read exactly and in batches: ``network_probs``. Bots in
+    ``PPOBot`` that plays as it does) is read exactly and in batches:
+    ``network_probs``; one that overrides ``played_policy`` is read from it. Bots in
     ``EXACT_BOTS`` give their action distribution (``get_policy``), and any other bot
     that states what it plays (``played_policy``) is read from it; any other is asked
     ``samples`` times and its action frequencies are returned. Information sets with
@@ -164,7 +165,7 @@ def bot_policy(
     bot_name = parse_spec(spec)[0].name
     game = tree.game
     bots = [make_bot(spec, game, player, seed + player) for player in range(tree.num_players)]
-    if all(isinstance(bot, PPOBot) for bot in bots):
+    if all(isinstance(bot, PPOBot) and type(bot).played_policy is PPOBot.played_policy for bot in bots):
         return network_probs(tree, bots, seed=seed, progress=progress, batch=batch)
     exact = bot_name in EXACT_BOTS
     stated = all(callable(getattr(bot, "played_policy", None)) for bot in bots)
