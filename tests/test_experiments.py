@@ -318,3 +318,20 @@ def test_reproduce_quick(tmp_path):
     refused = subprocess.run([sys.executable, str(EXPERIMENTS / "reproduce.py"), "ppo-elements-small", "--seeds", "1"],
                              capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "other than its own" in refused.stderr
+
+
+def test_network_exploitability_quick(tmp_path):
+    tree = tmp_path / "small.tree"
+    runs = []
+    for _ in range(2):  # the tree built and saved, then loaded
+        result = subprocess.run([sys.executable, str(EXPERIMENTS / "solvers" / "network_exploitability.py"), "--quick",
+                                 "--tree", str(tree), "--out", str(tmp_path)], capture_output=True, text=True,
+                                timeout=600)
+        assert result.returncode == 0, result.stderr[-3000:]
+        runs.append(json.loads((tmp_path / "run.json").read_text()))
+    phases = pd.read_csv(tmp_path / "network_exploitability.csv")
+    assert list(phases["phase"]) == ["load the tree", "read the network's policy", "best responses"]
+    assert runs[0]["exploitability"] == runs[1]["exploitability"] and 0 < runs[0]["exploitability"] <= 2
+    assert runs[0]["tree_file_bytes"] >= runs[0]["nodes"] * 5 and phases["peak_resident_bytes"].gt(0).all()
+    assert "random, the ppo-elements recipe's shape" in (tmp_path / "network_exploitability.md").read_text()
+    assert (tmp_path / "network_exploitability.png").stat().st_size > 0

@@ -26,6 +26,8 @@ EXPLOIT_EXAMPLES = """examples:
   elements-ai exploitability kuhn_poker kuhn.npz
   elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" small.npz
   elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ismcts:sims=100
+  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ppo \\
+      --tree small.tree       (the compact tree: built and saved to small.tree once, loaded after)
 """
 
 
@@ -90,6 +92,11 @@ def register(commands) -> None:
     exploit_parser.add_argument("--threads", type=int, help="cores for the best responses (default: every core)")
     exploit_parser.add_argument(
         "--layout", default="auto", choices=("auto", "flat", "compact"),
-        help="the tree a policy file is evaluated on (default auto: as solve chooses; --bot: flat)",
+        help="the tree a policy file or a bot is evaluated on (default auto: as solve chooses)",
+    )
+    exploit_parser.add_argument(
+        "--tree", metavar="FILE",
+        help="evaluate on the compact tree saved in FILE; when FILE does not exist, build the tree and save it "
+             "there (a file for another game is refused)",
     )
     exploit_parser.set_defaults(run=_run_exploitability)

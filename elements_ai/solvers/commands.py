@@ -7,6 +7,7 @@
     elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --out small.npz
     elements-ai exploitability "kuhn_poker" kuhn.npz
     elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot rules
+    elements-ai exploitability "elements(single_round=true,hand_size=3)" --bot ppo:ckpt=net.npz --tree round.tree
     elements-ai exploitability "kuhn_poker" kuhn.npz --threads 1
 """
 
@@ -230,12 +231,13 @@ def _solve_mccfr(game_string, algorithm, iterations, out, resume, seed, memory, 
 
 def exploitability_report(
     game_string: str, path: str | None, bot: str | None, samples: int, out: TextIO, threads: int | None = None,
-    layout: str = "auto",
+    layout: str = "auto", tree_file: str | None = None,
 ) -> None:
     """Prints NashConv and exploitability of a policy file or a bot, to full precision
-    (the best responses on ``threads`` cores, default every core). A policy file of
-    one of this library's games is evaluated on the tree ``layout`` chooses, as
-    ``solve``'s; a bot on the flat tree."""
+    (the best responses on ``threads`` cores, default every core). One of this
+    library's games is evaluated on the tree ``layout`` chooses, as ``solve``'s; with
+    ``tree_file``, on the compact tree saved there (built and saved first when the
+    file does not exist yet)."""
     _check_threads(threads)
     if layout not in LAYOUTS:
         raise ParameterError(f"unknown layout {layout!r}; the layouts are {', '.join(LAYOUTS)}")
@@ -246,30 +248,51 @@ def exploitability_report(
     game = load_game_string(game_string)
     if (path is None) == (bot is None):
         raise ParameterError("give a policy FILE or --bot SPEC (one of them)")
-    if bot is not None and layout == "compact":
-        raise ParameterError("--bot is evaluated on the flat tree: leave out --layout compact")
+    if tree_file is not None:
+        if layout == "flat":
+            raise ParameterError("--tree saves and loads the compact tree: leave out --layout flat")
+        layout = "compact"
     with _user_errors():
         if path is not None and not os.path.exists(path):
             raise ParameterError(f"no such file: {path}")
         table = load_policy(path, game) if path is not None else None
-        if table is not None and _compact_layout(game, layout):
-            from .compact import build_compact, compact_probs, evaluate_compact
+        compact = _compact_layout(game, layout)
+        if compact:
+            from .compact import compact_probs, evaluate_compact
 
-            tree = build_compact(game, progress=True)
-            result = evaluate_compact(tree, compact_probs(tree, table), threads=threads)
-            _print_evaluation(game, path, result, out)
-            return
-        tree = build_tree(game, progress=True)
-    if table is not None:
-        probs = table.on_tree(tree)
-        what = path
-    else:
-        from .agents import EXACT_BOTS, bot_policy
+            tree = _compact_tree(game, tree_file)
+            probs = compact_probs(tree, table) if table is not None else None
+        else:
+            tree = build_tree(game, progress=True)
+            probs = table.on_tree(tree) if table is not None else None
+    what = path
+    if probs is None:
+        from .agents import bot_policy, is_exact_bot
 
         probs = bot_policy(tree, bot, samples=samples, progress=True)
-        exact = bot.partition(":")[0].strip() in EXACT_BOTS
+        exact = is_exact_bot(bot)
         what = f"bot {bot}" + ("" if exact else f" (action frequencies over {samples} samples per information set)")
-    _print_evaluation(game, what, evaluate_probs(tree, probs, threads=threads), out)
+    result = evaluate_compact(tree, probs, threads=threads) if compact else evaluate_probs(tree, probs,
+                                                                                           threads=threads)
+    _print_evaluation(game, what, result, out)
+
+
+def _compact_tree(game, tree_file: str | None):
+    """The compact tree of ``game``: loaded from ``tree_file`` if it exists, else built
+    (and saved there, when given)."""
+    from .compact import build_compact
+    from .compact_file import load_compact, save_compact
+
+    if tree_file is not None and os.path.exists(tree_file):
+        if os.path.isdir(tree_file):
+            raise ParameterError(f"--tree {tree_file} is a folder, not a file")
+        return load_compact(tree_file, game)
+    if tree_file is not None:
+        check_output_file(tree_file, "--tree")
+    tree = build_compact(game, progress=True)
+    if tree_file is not None:
+        save_compact(tree, tree_file)
+    return tree
 
 
 def _print_evaluation(game, what: str, result, out: TextIO) -> None:
@@ -306,5 +329,5 @@ def run_solve(args) -> int:
 def run_exploitability(args) -> int:
     """``elements-ai exploitability``: the parsed arguments to a report on stdout."""
     exploitability_report(args.game, args.file, args.bot, args.samples, sys.stdout, threads=args.threads,
-                          layout=args.layout)
+                          layout=args.layout, tree_file=args.tree)
     return 0

@@ -25,7 +25,7 @@ import pandas as pd
 
 import elements_ai
 from elements_ai.solvers import CFRSolver, build_tree, evaluate_probs
-from elements_ai.solvers.agents import EXACT_BOTS, bot_policy
+from elements_ai.solvers.agents import bot_policy, is_exact_bot
 from elements_ai.solvers.mccfr import MCCFRSolver
 
 HERE = Path(__file__).resolve().parent
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                 label = f"mccfr (external sampling, {mccfr_iterations:,} iterations)"
             else:
                 label = agent
-            exact = spec.split(":")[0] in EXACT_BOTS
+            exact = is_exact_bot(spec)
             probs = bot_policy(tree, spec, samples=samples, seed=1, progress=not args.quick)
             result = evaluate_probs(tree, probs)
             rows.append(
