@@ -281,7 +281,7 @@ def _compact_tree(game, tree_file: str | None):
     """The compact tree of ``game``: loaded from ``tree_file`` if it exists, else built
     (and saved there, when given)."""
     from .compact import build_compact
-    from .compact_file import load_compact, save_compact
+    from .compact.file import load_compact, save_compact
 
     if tree_file is not None and os.path.exists(tree_file):
         if os.path.isdir(tree_file):

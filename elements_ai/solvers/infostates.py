@@ -37,7 +37,7 @@ import numpy as np
 
 from ..core.generic import generic, rules
 from ..core.kernel import CHANCE
-from .compact import CHANCE_KIND, COUNT_MASK, DECISION_KIND, KIND_SHIFT, CompactTree
+from .compact.tree import CHANCE_KIND, COUNT_MASK, DECISION_KIND, KIND_SHIFT, CompactTree
 from .flat import Tree, _node_parents, is_kernel_game
 
 __all__ = ["BATCH", "encode_states", "infoset_states"]

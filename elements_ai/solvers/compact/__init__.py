@@ -53,7 +53,8 @@ in the tree; a solver adds 8 an information set and per sequence 8 (policy), 8 o
 4 (regret and cumulative policy each, float64 or float32) and 8 a thread.
 
 Modules: ``tree`` the format, ``build`` the builder, ``cfr`` the CFR family's passes,
-``values`` best response and the exploitability of any policy, ``solver`` the solver.
+``values`` best response and the exploitability of any policy, ``solver`` the solver,
+``file`` a built tree saved to disk and mapped back.
 
 Building. A counting walk first, which allocates nothing per node and sketches the
 number of distinct information sets and sequences (HyperLogLog); the size is then
@@ -74,8 +75,10 @@ True
 
 
 from .build import build_compact, count_compact
+from .file import load_compact, save_compact
 from .solver import CompactCFRSolver
 from .tree import CompactTree
 from .values import compact_probs, evaluate_compact
 
-__all__ = ["CompactCFRSolver", "CompactTree", "build_compact", "compact_probs", "count_compact", "evaluate_compact"]
+__all__ = ["CompactCFRSolver", "CompactTree", "build_compact", "compact_probs", "count_compact", "evaluate_compact",
+           "load_compact", "save_compact"]

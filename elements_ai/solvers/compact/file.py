@@ -27,9 +27,9 @@ import struct
 
 import numpy as np
 
-from ..core.params import ParameterError
-from ..files import atomic_write
-from .compact import CompactTree
+from ...core.params import ParameterError
+from ...files import atomic_write
+from .tree import CompactTree
 
 __all__ = ["FORMAT", "load_compact", "save_compact"]
 
@@ -88,7 +88,7 @@ def load_compact(path: str | os.PathLike, game=None, mmap: bool = True) -> Compa
     """The tree saved at ``path`` by ``save_compact``; ``game`` (a game or its string;
     default the file's) must be the game it was built for, else ``ParameterError``.
     ``mmap``: map the arrays from the file (copy-on-write) instead of reading them."""
-    from ..loader import load_game
+    from ...loader import load_game
 
     header, start = read_header(path)
     if game is not None and str(game) != header["game"]:
