@@ -247,7 +247,7 @@ def evaluate_compact(
     per-sequence array of its own) and left zero.
 
     >>> import elements_ai
-    >>> from elements_ai.solvers import build_tree, evaluate_probs, uniform_probs
+    >>> from elements_ai.solvers import build_compact, build_tree, evaluate_probs, uniform_probs
     >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1)
     >>> compact, flat = build_compact(game), build_tree(game)
     >>> mine, theirs = evaluate_compact(compact, uniform_probs(compact)), evaluate_probs(flat, uniform_probs(flat))
