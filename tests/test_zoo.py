@@ -55,7 +55,7 @@ def test_the_shipped_files_are_the_recipes_at_full_length_and_fit_the_budget():
         else:
             net = Network.load(zoo.SHIPPED / entry.file)
             assert net.meta["recipe"] == entry.name and net.meta["game"] == entry.game
-    assert total <= 25 * 10**6, f"the shipped files take {total / 1e6:.2f} MB, over the 25 MB budget"
+    assert total <= 40 * 10**6, f"the shipped files take {total / 1e6:.2f} MB, over the 40 MB budget"
 
 
 @pytest.mark.parametrize("entry", NETWORKS, ids=lambda r: r.name)
