@@ -52,13 +52,11 @@ import torch
 from .. import load_game
 from ..agents.network import Network
 from ..core.vec import VecEnv
-from ..files import atomic_write
 from ..progress import progress_bar
-from ..tables import write_csv
 from . import checkpoint
 from .net import PolicyValueNet, masked_log_probs, masked_probs, value_bound
 from .players import encode_rows
-from .ppo import evaluate
+from .ppo import evaluate, plot_scores, save_figure, write_log
 
 OPTIMIZERS = ("sgd", "adam")
 
@@ -515,7 +513,7 @@ class NFSPTrainer:
         """Writes a checkpoint of the whole run (and the log) with its network file beside it;
         keeps the latest ``keep_checkpoints``."""
         path = checkpoint.save_keeping(self.payload(), self.out, self.config.keep_checkpoints, self.network())
-        write_log(self.log, self.out)
+        write_log(self.log, self.out, plot_log)
         return path
 
     def _restore(self, saved: dict[str, Any]) -> None:
@@ -546,16 +544,8 @@ class NFSPTrainer:
             ) from None
 
 
-def write_log(log: list[dict[str, float]], out: Path) -> None:
-    """``log.csv`` and ``log.png``: the two losses, epsilon and the scores against the reference bots."""
-    if not log:
-        return
-    table = pd.DataFrame(log)
-    write_csv(table, out / "log.csv")
-    plot_log(table, out / "log.png")
-
-
 def plot_log(table: pd.DataFrame, path: Path) -> None:
+    """``log.png``: the two losses and the average policy's scores against the reference bots."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -569,19 +559,5 @@ def plot_log(table: pd.DataFrame, path: Path) -> None:
             rows = table[key].notna()
             ax.plot(x[rows], table.loc[rows, key])
         ax.set_title(title)
-    for key in table.columns:
-        if key.startswith("score_") and key.count("_") == 1:
-            rows = table[key].notna()
-            axes[2].plot(x[rows], table.loc[rows, key], marker="o", label=f"vs {key[6:]}")
-            axes[2].fill_between(x[rows], table.loc[rows, f"{key}_low"], table.loc[rows, f"{key}_high"], alpha=0.2)
-    axes[2].axhline(0.5, color="grey", lw=0.8, ls=":")
-    axes[2].set_ylim(0, 1)
-    axes[2].set_title("average policy's score (95% Wilson interval)")
-    if axes[2].get_legend_handles_labels()[0]:
-        axes[2].legend()
-    for ax in axes:
-        ax.set_xlabel("env steps")
-    fig.tight_layout()
-    with atomic_write(path) as handle:
-        fig.savefig(handle, format="png", dpi=90)
-    plt.close(fig)
+    plot_scores(axes[2], table, "average policy's score (95% Wilson interval)")
+    save_figure(fig, axes, path)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -652,13 +653,41 @@ def _check_device(device: str, config: PPOConfig, backend: str, actors: int) -> 
     return device
 
 
-def write_log(log: list[dict[str, float]], out: Path) -> None:
-    """``log.csv`` and ``log.png``: losses, entropy and scores against the reference bots."""
+def write_log(log: list[dict[str, float]], out: Path, plot: Callable[[pd.DataFrame, Path], None] | None = None) -> None:
+    """``log.csv`` and ``log.png`` (drawn by ``plot``, default ``plot_log``): losses,
+    entropy and scores against the reference bots."""
     if not log:
         return
     table = pd.DataFrame(log)
     write_csv(table, out / "log.csv")
-    plot_log(table, out / "log.png")
+    (plot or plot_log)(table, out / "log.png")
+
+
+def plot_scores(ax, table: pd.DataFrame, title: str = "score (95% Wilson interval)") -> None:
+    """The logged scores against the reference bots (``score_NAME`` with its interval) on ``ax``."""
+    x = table["env_steps"]
+    for key in table.columns:
+        if key.startswith("score_") and key.count("_") == 1:
+            rows = table[key].notna()
+            ax.plot(x[rows], table.loc[rows, key], marker="o", label=f"vs {key[6:]}")
+            ax.fill_between(x[rows], table.loc[rows, f"{key}_low"], table.loc[rows, f"{key}_high"], alpha=0.2)
+    ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+
+
+def save_figure(fig, axes, path: Path) -> None:
+    """Labels the step axes, then writes ``fig`` to ``path`` whole and closes it."""
+    import matplotlib.pyplot as plt
+
+    for ax in axes:
+        ax.set_xlabel("env steps")
+    fig.tight_layout()
+    with atomic_write(path) as handle:
+        fig.savefig(handle, format="png", dpi=90)
+    plt.close(fig)
 
 
 def plot_log(table: pd.DataFrame, path: Path) -> None:
@@ -678,22 +707,5 @@ def plot_log(table: pd.DataFrame, path: Path) -> None:
     if "entropy" in table:
         axes[1].plot(x, table["entropy"])
     axes[1].set_title("policy entropy (legal actions)")
-    for key in table.columns:
-        if key.startswith("score_") and key.count("_") == 1:
-            rows = table[key].notna()
-            name = key[6:]
-            axes[2].plot(x[rows], table.loc[rows, key], marker="o", label=f"vs {name}")
-            axes[2].fill_between(
-                x[rows], table.loc[rows, f"{key}_low"], table.loc[rows, f"{key}_high"], alpha=0.2
-            )
-    axes[2].axhline(0.5, color="grey", lw=0.8, ls=":")
-    axes[2].set_ylim(0, 1)
-    axes[2].set_title("score (95% Wilson interval)")
-    if axes[2].get_legend_handles_labels()[0]:
-        axes[2].legend()
-    for ax in axes:
-        ax.set_xlabel("env steps")
-    fig.tight_layout()
-    with atomic_write(path) as handle:
-        fig.savefig(handle, format="png", dpi=90)
-    plt.close(fig)
+    plot_scores(axes[2], table)
+    save_figure(fig, axes, path)
