@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -335,3 +336,58 @@ def test_network_exploitability_quick(tmp_path):
     assert runs[0]["tree_file_bytes"] >= runs[0]["nodes"] * 5 and phases["peak_resident_bytes"].gt(0).all()
     assert "random, the ppo-elements recipe's shape" in (tmp_path / "network_exploitability.md").read_text()
     assert (tmp_path / "network_exploitability.png").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_families_exact_quick(tmp_path):
+    """The families on a small deck: every agent measured, the learners and MCCFR
+    trained, CFR solved, the search played; rerun on the same runs, nothing retrains
+    and the exact figures repeat."""
+    command = [sys.executable, str(EXPERIMENTS / "families_exact.py"), "--quick", "--out", str(tmp_path),
+               "--runs", str(tmp_path / "runs")]
+    tables = []
+    for _ in range(2):
+        result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        assert result.returncode == 0, result.stderr[-3000:]
+        tables.append(pd.read_csv(tmp_path / "families.csv"))
+    # the second run reused the runs: nothing trained, sampled or solved
+    assert not any(text in result.stdout for text in ("training ppo", " iterations in ", "iteration 1:"))
+    table = tables[0].set_index("agent")
+    assert list(table.index) == ["random", "rules", "mccfr", "cfr", "ppo", "ppo (greedy)", "mmd", "nfsp",
+                                 "ismcts:sims=20"]
+    exact = table[table["measure"] == "exact"]
+    assert exact["exploitability"].between(0, 2).all() and np.isnan(table.loc["ismcts:sims=20", "exploitability"])
+    # Zero-sum: a policy scores 0 against itself, and scores are antisymmetric.
+    assert abs(table.loc["random", "vs_random"]) < 1e-12 and abs(table.loc["cfr", "vs_cfr"]) < 1e-12
+    assert table.loc["rules", "vs_random"] == pytest.approx(-table.loc["random", "vs_rules"], abs=1e-12)
+    # CFR after 64 PCFR+ iterations is near equilibrium: nothing beats it by much.
+    assert table.loc["cfr", "exploitability"] < 0.01 and (exact["vs_cfr"] <= table.loc["cfr", "exploitability"]).all()
+    exact_columns = ["exploitability", "vs_rules", "vs_random", "vs_cfr"]
+    pd.testing.assert_frame_equal(tables[0].loc[tables[0]["measure"] == "exact", exact_columns],
+                                  tables[1].loc[tables[1]["measure"] == "exact", exact_columns])
+    curves = pd.read_csv(tmp_path / "curves.csv")
+    assert set(curves["agent"]) == {"mccfr", "cfr", "ppo", "mmd", "nfsp"}
+    assert (curves[curves["agent"] == "cfr"]["steps"].tolist() == [1, 2, 4, 8, 16, 32, 64])
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert "--quick" in run["command"] and run["seed"] == 7_000_000 and "--algorithm" in run["learners"]["mmd"]
+    assert (tmp_path / "curves.png").stat().st_size > 0 and "| `cfr` |" in (tmp_path / "families.md").read_text()
+
+
+def test_full_deck_solve_stops_at_its_iterations_and_loads_a_saved_tree(tmp_path):
+    from elements_ai.solvers.compact.file import save_compact
+
+    game = elements_ai.load_game("elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)")
+    from elements_ai.solvers import build_compact
+
+    save_compact(build_compact(game), tmp_path / "small.tree")
+    result = subprocess.run([sys.executable, str(EXPERIMENTS / "solvers" / "full_deck.py"), "--game", str(game),
+                             "--tree", str(tmp_path / "small.tree"), "--iterations", "6", "--target", "1e-12",
+                             "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert list(pd.read_csv(tmp_path / "curve.csv")["iterations"]) == [1, 2, 4, 6]
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["iterations"] == 6 and run["tree_file"].endswith("small.tree") and "load_seconds" in run
+    refused = subprocess.run([sys.executable, str(EXPERIMENTS / "solvers" / "full_deck.py"), "--tree",
+                              str(tmp_path / "small.tree"), "--out", str(tmp_path / "no")], capture_output=True,
+                             text=True, timeout=300)
+    assert refused.returncode == 1 and "full_deck.py:" in refused.stderr and not (tmp_path / "no").exists()

@@ -12,7 +12,7 @@ True
 
 from .best_response import Evaluation, best_response_probs, evaluate_probs, infoset_reach, uniform_probs
 from .cfr import ALGORITHMS, CFRSolver, Settings
-from .compact import CompactCFRSolver, CompactTree, build_compact, evaluate_compact
+from .compact import CompactCFRSolver, CompactTree, build_compact, evaluate_compact, profile_values, seat_profile
 from .policy import PolicyMismatch, PolicyTable, evaluate, load_policy, policy_probs, to_tabular
 from .solver import Solver
 from .tree import Tree, TreeEstimate, TreeTooLarge, build_tree, estimate_tree, machine_memory, tree_from_pyspiel
@@ -41,6 +41,8 @@ __all__ = [
     "load_policy",
     "machine_memory",
     "policy_probs",
+    "profile_values",
+    "seat_profile",
     "to_tabular",
     "tree_from_pyspiel",
     "uniform_probs",

@@ -16,7 +16,10 @@ A network bot (``ppo`` and the bots derived from it) is read exactly and in bulk
 (``network_probs``): the states of the information sets are rebuilt and encoded in
 numba, in batches, on every core (``infostates.py``), and each batch is one numpy
 forward pass, so the 2.8e7 information sets of the full-deck three-card round need
-no Python call each.
+no Python call each. The ``rules`` bot is read the same way (``rules_probs``: the
+kernel's heuristic on every core), ``random`` is the uniform policy, and a policy
+bot's table is matched to a compact tree's information sets in bulk
+(``compact_probs``).
 
 >>> import elements_ai
 >>> from elements_ai.solvers import build_tree, evaluate_probs
@@ -37,17 +40,19 @@ import numba as nb
 import numpy as np
 import pyspiel
 
-from ..agents.bots import SeatBot, fingerprint_of
+from ..agents.bots import RandomBot, RulesBot, SeatBot, fingerprint_of
 from ..agents.netbots import PPOBot
 from ..core.params import Param, ParameterError
 from ..core.rng import uniform
 from ..progress import progress_bar
+from .best_response import uniform_probs
 from .compact import CompactTree
-from .infostates import BATCH, encode_states, infoset_states
+from .infostates import BATCH, encode_states, heuristic_moves, infoset_states
 from .policy import PolicyMismatch, PolicyTable, load_policy
 from .tree import Tree
 
-__all__ = ["EXACT_BOTS", "MCCFRPolicyBot", "PolicyBot", "bot_policy", "is_exact_bot", "network_probs", "read_policy"]
+__all__ = ["EXACT_BOTS", "MCCFRPolicyBot", "PolicyBot", "bot_policy", "is_exact_bot", "network_probs", "read_policy",
+           "rules_probs"]
 
 # Bots whose ``get_policy`` is exactly the distribution they draw their moves from.
 EXACT_BOTS = ("random", "cfr", "mccfr")
@@ -167,6 +172,14 @@ def bot_policy(
     bots = [make_bot(spec, game, player, seed + player) for player in range(tree.num_players)]
     if all(isinstance(bot, PPOBot) and type(bot).played_policy is PPOBot.played_policy for bot in bots):
         return network_probs(tree, bots, seed=seed, progress=progress, batch=batch)
+    if all(type(bot) is RandomBot for bot in bots):
+        return uniform_probs(tree)
+    if all(type(bot) is RulesBot for bot in bots):
+        return rules_probs(tree, samples=samples, seed=seed, progress=progress, batch=batch)
+    if isinstance(tree, CompactTree) and all(type(bot) in (PolicyBot, MCCFRPolicyBot) for bot in bots):
+        from .compact.values import compact_probs
+
+        return compact_probs(tree, bots[0].table)
     exact = bot_name in EXACT_BOTS
     stated = all(callable(getattr(bot, "played_policy", None)) for bot in bots)
     out = np.zeros(tree.num_sequences)
@@ -268,5 +281,49 @@ def network_probs(
                                 mine[k, action] = p
                 probs[rows] = mine
             _scatter(infosets, tree.infoset_first, tree.sequence_action, probs, out)
+            bar.update(len(infosets))
+    return out
+
+
+@nb.njit(cache=True)
+def _count_moves(infosets, infoset_first, sequence_action, moves, weight, out):
+    """Adds ``weight`` at the sequence of ``infosets[b]`` whose action is ``moves[b]``."""
+    for b in range(infosets.shape[0]):
+        infoset = infosets[b]
+        for s in range(infoset_first[infoset], infoset_first[infoset + 1]):
+            if sequence_action[s] == moves[b]:
+                out[s] += weight
+
+
+def rules_probs(
+    tree: Tree | CompactTree, samples: int = 32, seed: int = 0, progress: bool = False, batch: int = BATCH
+) -> np.ndarray:
+    """What the ``rules`` bot plays, one probability per sequence of ``tree``: the
+    kernel's heuristic at one state of every information set, in numba, in batches,
+    on every core. Each information set is asked ``samples`` times with streams of
+    ``seed`` (``seed``, ``seed + 1``, ...), and the action frequencies returned: a
+    heuristic that draws nothing (``elements``'s) is thus read exactly.
+
+    >>> import elements_ai
+    >>> from elements_ai.solvers import build_compact, evaluate_compact
+    >>> game = elements_ai.load_game("elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)")
+    >>> tree = build_compact(game)
+    >>> probs = rules_probs(tree, samples=2)
+    >>> sorted(set(probs.round(6).tolist()))
+    [0.0, 1.0]
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    game = tree.game
+    out = np.zeros(tree.num_sequences)
+    single = np.flatnonzero(np.diff(tree.infoset_first) == 1)
+    out[tree.infoset_first[single]] = 1.0
+    total = len(tree.infoset_first) - 1 - len(single)
+    with progress_bar(total=total, desc="rules policy", disable=not progress, unit=" infosets",
+                      unit_scale=True) as bar:
+        for infosets, states in infoset_states(tree, batch):
+            for k in range(samples):
+                moves = heuristic_moves(game, states, seed + k)
+                _count_moves(infosets, tree.infoset_first, tree.sequence_action, moves, 1.0 / samples, out)
             bar.update(len(infosets))
     return out

@@ -40,7 +40,7 @@ from ..core.kernel import CHANCE
 from .compact.tree import CHANCE_KIND, COUNT_MASK, DECISION_KIND, KIND_SHIFT, CompactTree
 from .flat import Tree, _node_parents, is_kernel_game
 
-__all__ = ["BATCH", "encode_states", "infoset_states"]
+__all__ = ["BATCH", "encode_states", "heuristic_moves", "infoset_states"]
 
 # Information sets a batch holds: large enough that a network's forward pass is a
 # matrix product, small enough that its tensors take tens of megabytes.
@@ -247,3 +247,26 @@ def encode_states(game, states: np.ndarray, hint: bool = False, seed: int = 0):
         seed_streams(np.uint64(seed), rng)
     _encode[game.kernel](game.cfg, np.ascontiguousarray(states), hint, rng, players, tensors, masks, hints)
     return players, tensors, masks, hints
+
+
+@generic(parallel=True)
+def _heuristic(cfg, states, rng, moves):
+    for b in nb.prange(states.shape[0]):
+        state = states[b]
+        moves[b] = rules.heuristic(cfg, state, rules.current_player(cfg, state), rng[b : b + 1])
+
+
+def heuristic_moves(game, states: np.ndarray, seed: int = 0) -> np.ndarray:
+    """The rules bot's move (int64) at each of a batch of state arrays of ``game``, on
+    every core. A heuristic that breaks ties at random draws from a stream of
+    ``seed`` for each row. ``ValueError`` for a game whose kernel has no heuristic."""
+    from ..core.rng import seed_streams
+
+    if game.kernel.heuristic is None:
+        raise ValueError(f"{game.kernel.short_name}: the kernel defines no heuristic (no rules bot)")
+    size = states.shape[0]
+    rng = np.zeros(size, np.uint64)
+    seed_streams(np.uint64(seed), rng)
+    moves = np.empty(size, np.int64)
+    _heuristic[game.kernel](game.cfg, np.ascontiguousarray(states), rng, moves)
+    return moves

@@ -34,7 +34,9 @@ from pathlib import Path
 import pandas as pd
 
 import elements_ai
+from elements_ai.core.params import ParameterError
 from elements_ai.solvers import ALGORITHMS, CompactCFRSolver, TreeTooLarge, build_compact
+from elements_ai.solvers.compact.file import load_compact
 from elements_ai.tables import provenance, write_csv
 
 HERE = Path(__file__).resolve().parent
@@ -67,10 +69,15 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     args.add_argument("--algorithm", default="pcfr+", choices=ALGORITHMS, help="the solver (default pcfr+)")
     args.add_argument("--target", type=positive(float), default=1e-3, help="stop below this exploitability")
     args.add_argument("--hours", type=positive(float), default=2.0, help="time budget, build included (default 2)")
+    args.add_argument("--iterations", type=positive(int), default=None,
+                      help="stop after this many iterations (measured there too; default: no limit)")
     args.add_argument("--threads", type=positive(int), default=None, help="solver threads (default every core)")
     args.add_argument("--lanes", type=positive(int), default=None,
                       help="partial sums the subtrees are dealt to (default the machine's cores; the bits depend "
                            "on them, not on --threads)")
+    args.add_argument("--tree", type=Path, default=None,
+                      help="a compact tree saved by network_exploitability.py --tree or elements-ai exploitability "
+                           "--tree: loaded instead of built (the run then counts its load, not a build)")
     args.add_argument("--policy", type=Path, default=None, help="save the average policy here (.npz)")
     args.add_argument("--out", type=Path, default=None,
                       help="results folder (default experiments/solvers/results/full_deck; --quick: a temporary one)")
@@ -89,8 +96,11 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     deadline = started + args.hours * 3600
 
     try:
-        tree = build_compact(game, progress=not args.quick)
+        tree = (load_compact(args.tree, game) if args.tree is not None
+                else build_compact(game, progress=not args.quick))
     except TreeTooLarge as error:
+        raise SystemExit(f"full_deck.py: {error}") from None
+    except (ParameterError, OSError) as error:  # no such file, another game's tree
         raise SystemExit(f"full_deck.py: {error}") from None
     built = time.perf_counter() - started
     print(f"{game}: {tree.describe()}", flush=True)
@@ -98,6 +108,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     rows, mark = [], 1
     while True:
         per_iteration = solver.seconds / max(solver.iteration, 1)
+        if args.iterations is not None:
+            mark = min(mark, args.iterations)
         if solver.iteration and time.perf_counter() + (mark - solver.iteration) * per_iteration > deadline:
             mark = solver.iteration + max(0, int((deadline - time.perf_counter()) / max(per_iteration, 1e-9)))
             if mark == solver.iteration:
@@ -109,7 +121,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
                      "peak_resident_bytes": peak_resident_bytes()})
         print(f"iteration {solver.iteration:,}: exploitability {exploitability:.3e} "
               f"({solver.seconds:,.0f} s solving, {rows[-1]['wall_seconds']:,.0f} s in all)", flush=True)
-        if exploitability < args.target or time.perf_counter() >= deadline:
+        if exploitability < args.target or time.perf_counter() >= deadline or solver.iteration == args.iterations:
             break
         mark *= 2
     curve = pd.DataFrame(rows)
@@ -120,9 +132,11 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     record = {
         "command": command, "game": str(game), "algorithm": args.algorithm, "threads": solver.threads,
         "lanes": solver.lanes,
-        "target": args.target, "hours": args.hours, "reached": bool(rows and rows[-1]["exploitability"] < args.target),
+        "target": args.target, "hours": args.hours, "iteration_limit": args.iterations,
+        "reached": bool(rows and rows[-1]["exploitability"] < args.target),
         "nodes": tree.num_nodes, "infosets": tree.num_infosets, "sequences": tree.num_sequences,
-        "tree_bytes": tree.nbytes, "solver_bytes": solver.nbytes, "build_seconds": round(built, 1),
+        "tree_bytes": tree.nbytes, "tree_file": str(args.tree) if args.tree is not None else None,
+        "solver_bytes": solver.nbytes, ("load_seconds" if args.tree is not None else "build_seconds"): round(built, 1),
         "iterations": solver.iteration, "solver_seconds": round(solver.seconds, 1),
         "wall_seconds": round(time.perf_counter() - started, 1), "peak_resident_bytes": peak_resident_bytes(),
         "policy": str(args.policy) if args.policy is not None else None, **measured_with,

@@ -78,7 +78,7 @@ from .build import build_compact, count_compact
 from .file import load_compact, save_compact
 from .solver import CompactCFRSolver
 from .tree import CompactTree
-from .values import compact_probs, evaluate_compact
+from .values import compact_probs, evaluate_compact, profile_values, seat_profile
 
 __all__ = ["CompactCFRSolver", "CompactTree", "build_compact", "compact_probs", "count_compact", "evaluate_compact",
-           "load_compact", "save_compact"]
+           "load_compact", "profile_values", "save_compact", "seat_profile"]

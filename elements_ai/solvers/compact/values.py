@@ -11,7 +11,7 @@ from ..policy import PolicyTable
 from ..sweeps import EVERYONE, best_choices, using_threads
 from .tree import CHANCE_KIND, COUNT_MASK, KIND_SHIFT, LANES, TERMINAL_KIND, CompactTree, _subtree_stop
 
-__all__ = ["compact_probs", "evaluate_compact", "reach_pass"]
+__all__ = ["compact_probs", "evaluate_compact", "profile_values", "reach_pass", "seat_profile"]
 
 
 @nb.njit(cache=True)
@@ -206,28 +206,116 @@ def _lanes(task_start: np.ndarray, lanes: int | None = None) -> int:
     return max(1, min(LANES if lanes is None else int(lanes), task_start.shape[0]))
 
 
+@nb.njit(cache=True)
+def _match_table(tree_keys, table_keys, order, tree_first, tree_action, table_first, table_action, table_probs,
+                 default_uniform, out):
+    """``out`` at each information set of the tree: the table's row with the same key
+    (``order`` sorts the table's keys), uniform where the table has none and
+    ``default_uniform``. Returns -1, or the first information set that cannot be
+    matched (times -1, minus 2, when the actions differ)."""
+    n = order.shape[0]
+    for infoset in range(tree_keys.shape[0]):
+        hi, lo = tree_keys[infoset, 0], tree_keys[infoset, 1]
+        a, b = 0, n
+        while a < b:  # first table key >= (hi, lo)
+            m = (a + b) // 2
+            row = order[m]
+            if table_keys[row, 0] < hi or (table_keys[row, 0] == hi and table_keys[row, 1] < lo):
+                a = m + 1
+            else:
+                b = m
+        first, stop = tree_first[infoset], tree_first[infoset + 1]
+        if a < n and table_keys[order[a], 0] == hi and table_keys[order[a], 1] == lo:
+            row = order[a]
+            start = table_first[row]
+            if table_first[row + 1] - start != stop - first:
+                return -2 - infoset
+            for k in range(stop - first):
+                if table_action[start + k] != tree_action[first + k]:
+                    return -2 - infoset
+                out[first + k] = table_probs[start + k]
+        elif default_uniform:
+            for s in range(first, stop):
+                out[s] = 1.0 / (stop - first)
+        else:
+            return infoset
+    return -1
+
+
 def compact_probs(tree: CompactTree, table: PolicyTable) -> np.ndarray:
     """A ``PolicyTable`` of ``tree``'s game as one probability per sequence of the
-    compact tree (information sets matched by key; missing ones uniform where the
-    table allows it)."""
+    compact tree (information sets matched by key, in bulk; missing ones uniform
+    where the table allows it)."""
     if table.key_kind != "tensor":
         raise ValueError("the policy is keyed by information-state strings; the compact tree matches tensor keys")
     if np.array_equal(table.keys, tree.keys) and np.array_equal(table.infoset_first, tree.infoset_first):
         return np.ascontiguousarray(table.probs, np.float64)  # saved from this tree: same order
+    keys = np.ascontiguousarray(table.keys)
+    order = np.lexsort((keys[:, 1], keys[:, 0]))
     out = np.empty(tree.num_sequences)
-    for infoset in range(tree.num_infosets):
-        first, stop = tree.infoset_first[infoset], tree.infoset_first[infoset + 1]
-        row = table.find((int(tree.keys[infoset, 0]), int(tree.keys[infoset, 1])))
-        if row < 0:
-            if not table.default_uniform:
-                raise KeyError(f"the policy holds no entry for information set {infoset} of the compact tree")
-            out[first:stop] = 1.0 / (stop - first)
-            continue
-        actions, probs = table.actions_and_probs(row)
-        if not np.array_equal(actions, tree.sequence_action[first:stop]):
-            raise ValueError(f"the policy's legal actions differ from the game's at information set {infoset}")
-        out[first:stop] = probs
+    result = _match_table(np.ascontiguousarray(tree.keys), keys, order, tree.infoset_first, tree.sequence_action,
+                          table.infoset_first, table.sequence_action, table.probs, table.default_uniform, out)
+    if result <= -2:
+        raise ValueError(f"the policy's legal actions differ from the game's at information set {-2 - result}")
+    if result >= 0:
+        raise KeyError(f"the policy holds no entry for information set {result} of the compact tree")
     return out
+
+
+def seat_profile(tree: CompactTree, seat_probs: list[np.ndarray]) -> np.ndarray:
+    """One policy array (a probability per sequence) where seat ``p`` plays
+    ``seat_probs[p]``: its information sets taken from that seat's policy, so a
+    pass over the tree plays the policies against each other.
+
+    >>> import elements_ai
+    >>> from elements_ai.solvers import build_compact, uniform_probs
+    >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1)
+    >>> tree = build_compact(game)
+    >>> uniform = uniform_probs(tree)
+    >>> bool((seat_profile(tree, [uniform, uniform]) == uniform).all())
+    True
+    """
+    if len(seat_probs) != tree.num_players:
+        raise ValueError(f"one policy a seat: {tree.num_players} seats, {len(seat_probs)} policies")
+    owner = np.repeat(np.asarray(tree.infoset_player, np.int64), np.diff(tree.infoset_first))
+    out = np.empty(tree.num_sequences)
+    for player, probs in enumerate(seat_probs):
+        if np.shape(probs) != (tree.num_sequences,):
+            raise ValueError(f"a policy on this tree has {tree.num_sequences} probabilities, got shape "
+                             f"{np.shape(probs)}")
+        mine = owner == player
+        out[mine] = np.asarray(probs)[mine]
+    return out
+
+
+def profile_values(
+    tree: CompactTree, probs: np.ndarray, threads: int | None = None, task_nodes: int | None = None,
+    lanes: int | None = None,
+) -> tuple[float, ...]:
+    """Each player's expected return when every seat plays ``probs`` (one probability
+    per sequence; ``seat_profile`` puts different policies in different seats): one
+    pass over the tree, a third of ``evaluate_compact``'s work.
+
+    >>> import elements_ai
+    >>> from elements_ai.solvers import build_compact, uniform_probs
+    >>> game = elements_ai.load_game("elements", single_round=True, deck="1_2_6_6", hand_size=1)
+    >>> tree = build_compact(game)
+    >>> values = profile_values(tree, uniform_probs(tree))
+    >>> values == evaluate_compact(tree, uniform_probs(tree)).policy_values
+    True
+    """
+    probs = np.ascontiguousarray(probs, np.float64)
+    if probs.shape != (tree.num_sequences,):
+        raise ValueError(f"a policy on this tree has {tree.num_sequences} probabilities, got shape {probs.shape}")
+    task_start, task_stop = tree.plan(task_nodes)
+    lanes = _lanes(task_start, lanes)
+    with using_threads(threads):
+        root_rows = np.zeros((lanes, tree.num_players))
+        no_rows = np.zeros((lanes, 0))
+        reach_pass(EVERYONE, lanes, task_start, task_stop, tree.node_shape, tree.node_code, tree.chance_first,
+                   tree.chance_prob, tree.infoset_player, tree.infoset_first, tree.utility, probs, no_rows,
+                   root_rows, tree.depth)
+    return tuple(float(v) for v in _column_sums(root_rows))
 
 
 def evaluate_compact(
