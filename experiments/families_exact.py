@@ -1,0 +1,361 @@
+"""The families side by side, exactly, on the full deck's three-card round of ``elements``.
+
+    python experiments/families_exact.py --tree /work/full.tree --runs runs/families
+    python experiments/families_exact.py --quick      # a small deck, tiny runs (seconds), into a temporary folder
+
+On ``elements(single_round=true,hand_size=3)`` (1.93e9 nodes, 2.8e7 information
+sets; its compact tree is built once, about 18 minutes, and saved at ``--tree``) each
+agent's policy is read at every information set and measured exactly:
+
+- its **exploitability** (``evaluate_compact``: the exact best response of each seat);
+- its **expected score** against ``rules``, ``random`` and the CFR policy: the
+  expected return of a round, in points (returns span ±2), averaged over the two
+  seats (``seat_profile`` + ``profile_values``: one pass over the tree, no games);
+- for each learner, its exploitability at every checkpoint its run kept (the curve).
+
+The agents and how each is made (all from ``--runs``, trained there when missing,
+from the evaluation seed ``_common.EVAL_SEED``):
+
+- ``random``, ``rules``: read directly (``rules_probs``: the heuristic in numba);
+- ``cfr``: PCFR+ on the tree for ``CFR_ITERATIONS`` iterations
+  (``solvers/full_deck.py --tree``), its average policy;
+- ``mccfr``: external-sampling MCCFR from the rules kernel (no tree) for
+  ``MCCFR_SECONDS``, PPO's 10M steps' training time here, its average policy
+  snapshotted at 1/8, 1/4, 1/2 and all of the budget;
+- ``ppo``, ``mmd``, ``nfsp``: ``elements-ai train`` runs with the settings of
+  ``LEARNERS`` (PPO: the ``ppo-elements`` recipe's league; MMD and NFSP: the small
+  variant's settings, ``experiments/equilibrium.py``), each playing its last network
+  (PPO also greedily, as its recipe ships it);
+- ``ismcts:sims=1000``: a search, whose policy at 2.8e7 information sets (1,000
+  simulations each, about 15 ms) would take days to read: its scores are measured
+  by games (``GAMES`` a pairing, seats swapped) and its exploitability is not
+  measured.
+
+Writes ``families.csv``/``.md`` (one row an agent), ``curves.csv`` and
+``curves.png`` (exploitability against training steps, and MCCFR's and CFR's against
+seconds) and ``run.json`` (the command, the runs' settings, the commit and the
+machine) under ``experiments/results/families_exact/``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from _common import EVAL_SEED, parser, results_folder, run_record, seed_of, write_run
+
+import elements_ai
+from elements_ai.agents import make_bot
+from elements_ai.eval import pairwise, tournament
+from elements_ai.selfplay import checkpoint
+from elements_ai.solvers import build_compact, evaluate_compact, profile_values, seat_profile, uniform_probs
+from elements_ai.solvers.agents import network_probs, rules_probs
+from elements_ai.solvers.compact.file import load_compact, save_compact
+from elements_ai.solvers.compact.values import compact_probs
+from elements_ai.solvers.mccfr import MCCFRSolver
+from elements_ai.solvers.policy import load_policy
+from elements_ai.tables import provenance, write_csv
+
+HERE = Path(__file__).resolve().parent
+NAME = "families_exact"
+FULL_DECK = "elements(single_round=true,hand_size=3)"
+QUICK = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
+CFR_ITERATIONS, QUICK_CFR_ITERATIONS = 64, 64
+MCCFR_SECONDS, QUICK_MCCFR_SECONDS = 600.0, 2.0
+GAMES, QUICK_GAMES = 1000, 4
+ISMCTS, QUICK_ISMCTS = "ismcts:sims=1000", "ismcts:sims=20"
+
+# name: (algorithm, steps, elements-ai train settings). Checkpoints every 5% of the
+# steps or so, all kept: they are the curve's points.
+LEARNERS: dict[str, tuple[str, int, dict]] = {
+    "ppo": ("ppo", 10_000_000, dict(num_envs=128, rollout_steps=32, hidden="128_128", opponents="random_rules",
+                                    fixed_share=0.6, self_play=0.2, eval_every=0, checkpoint_every=610,
+                                    keep_checkpoints=10)),
+    "mmd": ("mmd", 100_000_000, dict(num_envs=128, rollout_steps=32, hidden="128_128", self_play=1.0, eval_every=0,
+                                     alpha=0.2, kl_coef=20, anneal_steps=2_000_000, checkpoint_every=1221,
+                                     keep_checkpoints=30)),
+    "nfsp": ("nfsp", 2_000_000, dict(num_envs=64, rollout_steps=16, hidden="128_128", rl_lr=0.001, sl_lr=0.001,
+                                     optimizer="adam", learn_every=16, target_update_every=2000, eval_every=0,
+                                     checkpoint_every=245, keep_checkpoints=10)),
+}
+QUICK_SETTINGS = dict(num_envs=16, rollout_steps=16, hidden="16", checkpoint_every=4, keep_checkpoints=4)
+QUICK_STEPS = 2048
+
+
+def train_command(game: str, name: str, folder: Path, quick: bool) -> list[str]:
+    """The ``elements-ai train`` command of learner ``name`` into ``folder``."""
+    algorithm, steps, settings = LEARNERS[name]
+    if quick:
+        settings = {**settings, **QUICK_SETTINGS}
+        settings.pop("anneal_steps", None)
+        steps = QUICK_STEPS
+    command = [sys.executable, "-m", "elements_ai", "train", game, "--algorithm", algorithm, "--steps", str(steps),
+               "--out", str(folder), "--seed", str(EVAL_SEED), "--quiet"]
+    for key, value in settings.items():
+        command += ["--set", f"{key}={value}"]
+    return command
+
+
+def trained(game: str, name: str, folder: Path, quick: bool) -> Path:
+    """``folder`` holding learner ``name``'s run to its steps: trained (or resumed) here if not."""
+    steps = QUICK_STEPS if quick else LEARNERS[name][1]
+    log = folder / "log.csv"
+    if not (log.exists() and int(pd.read_csv(log)["env_steps"].iloc[-1]) >= steps):
+        print(f"training {name} into {folder}", flush=True)
+        subprocess.run(train_command(game, name, folder, quick), check=True)
+    return folder
+
+
+def mccfr_snapshots(game, folder: Path, seconds: float, seed: int) -> pd.DataFrame:
+    """External-sampling MCCFR for ``seconds``, its average policy saved at 1/8, 1/4, 1/2
+    and all of the budget (``folder/seconds_*.npz``, listed in ``folder/snapshots.csv``)."""
+    listed = folder / "snapshots.csv"
+    if listed.exists():
+        return pd.read_csv(listed)
+    folder.mkdir(parents=True, exist_ok=True)
+    solver = MCCFRSolver(game, "external", seed=seed, memory=4e9)  # room for every information set
+    rows, solving = [], 0.0
+    for share in (1 / 8, 1 / 4, 1 / 2, 1.0):
+        while solving < share * seconds:
+            clock = time.perf_counter()
+            solver.run(100)
+            solving += time.perf_counter() - clock
+        path = folder / f"iterations_{solver.iteration:012d}.npz"
+        solver.average_policy().save(path)
+        rows.append({"seconds": solving, "iterations": solver.iteration, "infosets": solver.num_infosets,
+                     "dropped": solver.dropped, "file": path.name})
+        print(f"mccfr: {solver.iteration:,} iterations in {solving:,.0f} s, {solver.num_infosets:,} "
+              f"information sets", flush=True)
+    table = pd.DataFrame(rows)
+    write_csv(table, listed)
+    return table
+
+
+def cfr_policy(tree_file: Path | None, folder: Path, iterations: int, quick: bool) -> Path:
+    """PCFR+'s average policy after ``iterations`` (``folder/policy.npz``, its curve in
+    ``folder/curve.csv``): solved here by ``solvers/full_deck.py`` if missing."""
+    policy = folder / "policy.npz"
+    if not policy.exists():
+        sys.path.insert(0, str(HERE / "solvers"))
+        import full_deck
+
+        where = ["--quick"] if quick else ["--tree", str(tree_file)]
+        # a target no run reaches: the iterations stop it (hours: the budget)
+        full_deck.main([*where, "--target", "1e-12", "--hours", "24", "--iterations", str(iterations),
+                        "--policy", str(policy), "--out", str(folder)])
+    return policy
+
+
+def log_of(folder: Path) -> pd.DataFrame:
+    return pd.read_csv(folder / "log.csv")
+
+
+def score(tree, mine: np.ndarray, theirs: np.ndarray) -> float:
+    """The exact expected return of ``mine`` against ``theirs``, averaged over the seats."""
+    first = profile_values(tree, seat_profile(tree, [mine, theirs]))[0]
+    second = profile_values(tree, seat_profile(tree, [theirs, mine]))[1]
+    return (first + second) / 2
+
+
+def peak_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9
+
+
+def main(argv: list[str] | None = None) -> pd.DataFrame:
+    args = parser(NAME, __doc__.split("\n\n")[0])
+    args.add_argument("--tree", type=Path, default=None,
+                      help="the full deck's compact tree: loaded if the file exists, else built and saved there")
+    args.add_argument("--runs", type=Path, default=None,
+                      help="where the agents' runs are (trained there when missing; default: under --out)")
+    options = args.parse_args(argv)
+    quick = options.quick
+    out = results_folder(NAME, options.out, quick)
+    runs = options.runs or out / "runs"
+    game_string = QUICK if quick else FULL_DECK
+    game = elements_ai.load_game(game_string)
+    seed = seed_of(options)
+    measured_with = provenance()
+    started = time.perf_counter()
+
+    if quick:
+        tree = build_compact(game)
+    elif options.tree is not None and options.tree.is_file():
+        tree = load_compact(options.tree, game)
+    else:
+        tree = build_compact(game, progress=True)
+        if options.tree is not None:
+            save_compact(tree, options.tree)
+    print(f"{game}: {tree.describe()}", flush=True)
+
+    # Every run first (each trains, solves or searches on its own), then every measure.
+    folders = {name: trained(game_string, name, runs / name, quick) for name in LEARNERS}
+    cfr_file = cfr_policy(options.tree, runs / "cfr", QUICK_CFR_ITERATIONS if quick else CFR_ITERATIONS, quick)
+    snapshots = mccfr_snapshots(game, runs / "mccfr", QUICK_MCCFR_SECONDS if quick else MCCFR_SECONDS, seed)
+
+    def timed(label, read):
+        clock = time.perf_counter()
+        probs = read()
+        print(f"{label}: read in {time.perf_counter() - clock:,.1f} s", flush=True)
+        return probs
+
+    def network(spec: str) -> np.ndarray:
+        return network_probs(tree, [make_bot(spec, game, player, seed + player) for player in range(2)],
+                             seed=seed)
+
+    opponents = {
+        "rules": timed("rules", lambda: rules_probs(tree, samples=1)),
+        "random": uniform_probs(tree),
+        "cfr": timed("cfr", lambda: compact_probs(tree, load_policy(str(cfr_file), game))),
+    }
+
+    def measured(agent, probs, **fields) -> dict:
+        clock = time.perf_counter()
+        result = evaluate_compact(tree, probs)
+        row = {"agent": agent, **fields, "exploitability": result.exploitability,
+               **{f"vs_{name}": score(tree, probs, theirs) for name, theirs in opponents.items()},
+               "measure": "exact"}
+        print(f"{agent}: exploitability {result.exploitability:.4f} "
+              f"({time.perf_counter() - clock:,.0f} s, peak {peak_gb():.1f} GB)", flush=True)
+        return row
+
+    cfr_run = json.loads((runs / "cfr" / "run.json").read_text())
+    rows = [
+        measured("random", opponents["random"], family="baseline", algorithm="uniform", steps=0, train_seconds=0.0),
+        measured("rules", opponents["rules"], family="baseline", algorithm="heuristic", steps=0, train_seconds=0.0),
+    ]
+    curves = []
+    for k, snap in snapshots.iterrows():
+        file = str(runs / "mccfr" / snap["file"])
+        probs = timed(f"mccfr {snap['file']}", lambda file=file: compact_probs(tree, load_policy(file, game)))
+        if k == len(snapshots) - 1:
+            rows.append(measured("mccfr", probs, family="solver", algorithm="external-sampling MCCFR",
+                                 steps=int(snap["iterations"]), train_seconds=float(snap["seconds"])))
+            exploitability = rows[-1]["exploitability"]
+        else:
+            exploitability = evaluate_compact(tree, probs).exploitability
+        curves.append({"agent": "mccfr", "steps": int(snap["iterations"]), "seconds": float(snap["seconds"]),
+                       "exploitability": exploitability})
+    cfr_curve = pd.read_csv(runs / "cfr" / "curve.csv")
+    curves += [{"agent": "cfr", "steps": int(r.iterations), "seconds": float(r.solver_seconds),
+                "exploitability": float(r.exploitability)} for r in cfr_curve.itertuples()]
+    rows.append(measured("cfr", opponents["cfr"], family="solver", algorithm=cfr_run["algorithm"],
+                         steps=int(cfr_run["iterations"]), train_seconds=float(cfr_run["solver_seconds"])))
+
+    for name, folder in folders.items():
+        algorithm = LEARNERS[name][0]
+        log = log_of(folder)
+        at_step = dict(zip(log["iteration"], log["env_steps"]))
+        clock_at = dict(zip(log["iteration"], log["seconds"].cumsum()))
+        saved = checkpoint.checkpoints(folder)
+        for k, path in enumerate(saved):
+            iteration = int(checkpoint.CHECKPOINT_NAME.match(path.name).group(1))
+            spec = f"{algorithm}:ckpt={path.with_suffix('.npz')}"
+            probs = timed(spec, lambda spec=spec: network(spec))
+            fields = dict(family="self-play", algorithm=algorithm, steps=int(at_step[iteration]),
+                          train_seconds=float(clock_at[iteration]))
+            if k == len(saved) - 1:
+                rows.append(measured(name, probs, **fields))
+                exploitability = rows[-1]["exploitability"]
+                if name == "ppo":  # as its recipe plays it
+                    rows.append(measured("ppo (greedy)", network(spec + ",greedy=true"), **fields))
+            else:
+                exploitability = evaluate_compact(tree, probs).exploitability
+            curves.append({"agent": name, "steps": fields["steps"], "seconds": fields["train_seconds"],
+                           "exploitability": exploitability})
+            del probs
+
+    # The search plays games: its policy cannot be read at every information set.
+    search = ISMCTS if not quick else QUICK_ISMCTS
+    games = QUICK_GAMES if quick else GAMES
+    search_row = {"agent": search, "family": "search",
+                  "algorithm": "IS-MCTS", "steps": 0, "train_seconds": 0.0, "exploitability": math.nan,
+                  "measure": f"games ({games} a pairing)"}
+    for name, spec in (("rules", "rules"), ("random", "random"), ("cfr", f"cfr:policy={cfr_file}")):
+        played = tournament(game_string, [search, spec], games=games, seed=seed, workers=1, progress=False,
+                            report=False)
+        pair = pairwise(played)
+        row = pair[(pair["agent"] == search) & (pair["opponent"] == spec)].iloc[0]
+        search_row[f"vs_{name}"] = float(row["mean_return"])
+        search_row[f"vs_{name}_half_width"] = float(row["return_high"] - row["mean_return"])
+        print(f"{search} against {name}: {row['mean_return']:+.3f}", flush=True)
+    rows.append(search_row)
+
+    table = pd.DataFrame(rows)
+    table.attrs["game"] = game_string
+    curve_table = pd.DataFrame(curves)
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(table, out / "families.csv")
+    write_csv(curve_table, out / "curves.csv")
+    (out / "families.md").write_text(markdown(table) + "\n")
+    plot(curve_table, table, out / "curves.png")
+    record = run_record(
+        "families_exact.py", argv, measured_with, game=str(game), seed=seed, tree=str(options.tree),
+        runs=str(runs), learners={name: train_command(game_string, name, runs / name, quick)[3:]
+                                  for name in LEARNERS},
+        cfr_iterations=QUICK_CFR_ITERATIONS if quick else CFR_ITERATIONS,
+        mccfr_seconds=QUICK_MCCFR_SECONDS if quick else MCCFR_SECONDS, search=search, games=games,
+        nodes=tree.num_nodes, infosets=tree.num_infosets, seconds=round(time.perf_counter() - started, 1),
+        peak_resident_gb=round(peak_gb(), 2),
+    )
+    write_run(out / "run.json", record)
+    print(markdown(table))
+    print(f"results in {out}")
+    return table
+
+
+def markdown(table: pd.DataFrame) -> str:
+    lines = ["| agent | family | steps | training s | exploitability | vs rules | vs random | vs CFR |",
+             "|---|---|---|---|---|---|---|---|"]
+    def cell(r, name):
+        value = getattr(r, name)
+        half = getattr(r, f"{name}_half_width", math.nan)
+        return f"{value:+.3f}" + (f" ± {half:.3f}" if isinstance(half, float) and not math.isnan(half) else "")
+
+    for r in table.itertuples():
+        exploitability = "not measured" if math.isnan(r.exploitability) else f"{r.exploitability:.4f}"
+        lines.append(f"| `{r.agent}` | {r.family} | {r.steps:,} | {r.train_seconds:,.0f} | {exploitability} | "
+                     f"{cell(r, 'vs_rules')} | {cell(r, 'vs_random')} | {cell(r, 'vs_cfr')} |")
+    return "\n".join(lines)
+
+
+def plot(curves: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from elements_ai.files import atomic_write
+
+    fig, (by_steps, by_seconds) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for agent, rows in curves.groupby("agent", sort=False):
+        rows = rows.sort_values("seconds")
+        if agent in LEARNERS:
+            by_steps.plot(rows["steps"], rows["exploitability"], marker="o", label=agent)
+        by_seconds.plot(rows["seconds"].clip(lower=1e-3), rows["exploitability"], marker="o", label=agent)
+    for r in table.itertuples():
+        if r.agent in ("random", "rules"):
+            for axis in (by_steps, by_seconds):
+                axis.axhline(r.exploitability, linestyle=":", color="grey")
+                axis.annotate(r.agent, (0.01, r.exploitability), xycoords=("axes fraction", "data"), fontsize=8)
+    by_steps.set(xscale="log", yscale="log", xlabel="environment steps", ylabel="exact exploitability",
+                 title="learners")
+    by_seconds.set(xscale="log", yscale="log", xlabel="training or solving seconds", title="every family")
+    for axis in (by_steps, by_seconds):
+        axis.legend()
+        axis.grid(alpha=0.3)
+    fig.suptitle(f"{table.attrs.get('game', FULL_DECK)}: exact exploitability")
+    fig.tight_layout()
+    with atomic_write(path) as handle:
+        fig.savefig(handle, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()
