@@ -3,10 +3,11 @@
 An equilibrium-seeking learner (``nfsp``) is measured against the exact best response
 of the whole tree, not a learnt one: ``ExactEvaluator(game)`` builds the tree once,
 reads the information-state tensor and legal actions of one state of every
-information set once, and then values any network in one batched forward pass
-(``probs``: the masked policy it samples from, one probability per sequence) and one
-exact best response per player (``evaluate``: ``solvers.evaluate_probs``). It plays
-the network as ``ppo:ckpt=FILE,greedy=false`` does, in numpy.
+information set once (in numba, in batches: ``solvers.infostates``), and then
+values any network in one batched forward pass (``probs``: the masked policy it
+samples from, one probability per sequence) and one exact best response per player
+(``evaluate``: ``solvers.evaluate_probs``). It plays the network as
+``ppo:ckpt=FILE,greedy=false`` does, in numpy.
 
 >>> import elements_ai
 >>> import numpy as np
@@ -27,6 +28,7 @@ import numpy as np
 
 from ..agents.network import Network
 from ..solvers import Evaluation, build_tree, evaluate_probs
+from ..solvers.infostates import encode_states, infoset_states
 
 
 class ExactEvaluator:
@@ -36,26 +38,31 @@ class ExactEvaluator:
         self.game = game
         self.threads = threads
         self.tree = tree = build_tree(game)
-        sizes = np.diff(tree.infoset_first)
-        # Information sets with one legal action play it whatever the network says.
-        self.choices = np.flatnonzero(sizes > 1)
+        # Information sets with one legal action play it whatever the network says:
+        # the batches leave them out.
+        choices, info, mask = [], [], []
+        for infosets, states in infoset_states(tree):
+            _, tensors, masks, _ = encode_states(game, states)
+            choices.append(infosets)
+            info.append(tensors)
+            mask.append(masks)
         config = game.config
-        self.info = np.zeros((len(self.choices), config.info_size), np.float32)
-        self.mask = np.zeros((len(self.choices), config.num_actions), np.bool_)
-        for k, infoset in enumerate(self.choices):
-            state = tree.state(int(infoset))
-            self.info[k] = state.information_state_tensor(int(tree.infoset_player[infoset]))
-            self.mask[k, tree.legal_actions(int(infoset))] = True
+        self.choices = np.concatenate(choices) if choices else np.zeros(0, np.int64)
+        self.info = np.concatenate(info) if info else np.zeros((0, config.info_size), np.float32)
+        self.mask = np.concatenate(mask) if mask else np.zeros((0, config.num_actions), np.bool_)
+        # Where each row's probabilities go: its information set's sequences, by action.
+        sizes = np.diff(tree.infoset_first)[self.choices]
+        self._rows = np.repeat(np.arange(len(self.choices)), sizes)
+        within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        self._sequences = np.repeat(tree.infoset_first[self.choices], sizes) + within
+        self._actions = tree.sequence_action[self._sequences]
 
     def probs(self, network: Network) -> np.ndarray:
         """The network's masked policy at every information set, one probability per sequence."""
         network.check_game(self.game)
-        tree = self.tree
+        out = np.ones(self.tree.num_sequences)
         played = network.probabilities(self.info, self.mask)
-        out = np.ones(tree.num_sequences)
-        for k, infoset in enumerate(self.choices):
-            first, stop = int(tree.infoset_first[infoset]), int(tree.infoset_first[infoset + 1])
-            out[first:stop] = played[k, tree.sequence_action[first:stop]]
+        out[self._sequences] = played[self._rows, self._actions]
         return out
 
     def evaluate(self, network: Network) -> Evaluation:
