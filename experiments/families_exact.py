@@ -20,8 +20,9 @@ from the evaluation seed ``_common.EVAL_SEED``):
 - ``cfr``: PCFR+ on the tree for ``CFR_ITERATIONS`` iterations
   (``solvers/full_deck.py --tree``), its average policy;
 - ``mccfr``: external-sampling MCCFR from the rules kernel (no tree) for
-  ``MCCFR_SECONDS``, PPO's 10M steps' training time here, its average policy
-  snapshotted at 1/8, 1/4, 1/2 and all of the budget;
+  ``MCCFR_SECONDS`` (20 minutes), its average policy snapshotted at 1/8, 1/4, 1/2
+  and all of the budget: the 5-minute snapshot had about PPO's 10M steps' training
+  time, the last a third of MMD's run;
 - ``ppo``, ``mmd``, ``nfsp``: ``elements-ai train`` runs with the settings of
   ``LEARNERS`` (PPO: the ``ppo-elements`` recipe's league; MMD and NFSP: the small
   variant's settings, ``experiments/equilibrium.py``), each playing its last network
@@ -39,6 +40,7 @@ machine) under ``experiments/results/families_exact/``.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import resource
@@ -54,6 +56,7 @@ from _common import EVAL_SEED, parser, results_folder, run_record, seed_of, writ
 import elements_ai
 from elements_ai.agents import make_bot
 from elements_ai.eval import pairwise, tournament
+from elements_ai.files import atomic_write
 from elements_ai.selfplay import checkpoint
 from elements_ai.solvers import build_compact, evaluate_compact, profile_values, seat_profile, uniform_probs
 from elements_ai.solvers.agents import network_probs, rules_probs
@@ -68,8 +71,10 @@ NAME = "families_exact"
 FULL_DECK = "elements(single_round=true,hand_size=3)"
 QUICK = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
 CFR_ITERATIONS, QUICK_CFR_ITERATIONS = 64, 64
-MCCFR_SECONDS, QUICK_MCCFR_SECONDS = 600.0, 2.0
+MCCFR_SECONDS, QUICK_MCCFR_SECONDS = 1200.0, 2.0
 GAMES, QUICK_GAMES = 1000, 4
+CURVE_POINTS = 6  # checkpoints measured a learner, spread evenly on a log scale of steps, the last always
+OPPONENTS = ("rules", "random", "cfr")
 ISMCTS, QUICK_ISMCTS = "ismcts:sims=1000", "ismcts:sims=20"
 
 # name: (algorithm, steps, elements-ai train settings). Checkpoints every 5% of the
@@ -149,8 +154,22 @@ def cfr_policy(tree_file: Path | None, folder: Path, iterations: int, quick: boo
         where = ["--quick"] if quick else ["--tree", str(tree_file)]
         # a target no run reaches: the iterations stop it (hours: the budget)
         full_deck.main([*where, "--target", "1e-12", "--hours", "24", "--iterations", str(iterations),
-                        "--policy", str(policy), "--out", str(folder)])
+                        "--lanes", "1", "--policy", str(policy), "--out", str(folder)])
     return policy
+
+
+def curve_points(steps: list[int], points: int) -> list[int]:
+    """Indices of at most ``points`` of the checkpoints at ``steps`` (ascending): those
+    nearest to steps spread evenly on a log scale, the last always.
+
+    >>> curve_points([5, 10, 15, 20, 25, 30, 35, 40], 4)
+    [0, 1, 3, 7]
+    """
+    if len(steps) <= points:
+        return list(range(len(steps)))
+    targets = np.geomspace(steps[0], steps[-1], points)
+    chosen = {int(np.argmin([abs(math.log(s / t)) for s in steps])) for t in targets}
+    return sorted(chosen | {len(steps) - 1})
 
 
 def log_of(folder: Path) -> pd.DataFrame:
@@ -174,6 +193,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
                       help="the full deck's compact tree: loaded if the file exists, else built and saved there")
     args.add_argument("--runs", type=Path, default=None,
                       help="where the agents' runs are (trained there when missing; default: under --out)")
+    args.add_argument("--only", nargs="+", default=None,
+                      choices=["random", "rules", "mccfr", "cfr", *LEARNERS, "ismcts"],
+                      help="measure these agents only (into measures.json; no table written)")
     options = args.parse_args(argv)
     quick = options.quick
     out = results_folder(NAME, options.out, quick)
@@ -194,98 +216,133 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             save_compact(tree, options.tree)
     print(f"{game}: {tree.describe()}", flush=True)
 
-    # Every run first (each trains, solves or searches on its own), then every measure.
-    folders = {name: trained(game_string, name, runs / name, quick) for name in LEARNERS}
-    cfr_file = cfr_policy(options.tree, runs / "cfr", QUICK_CFR_ITERATIONS if quick else CFR_ITERATIONS, quick)
-    snapshots = mccfr_snapshots(game, runs / "mccfr", QUICK_MCCFR_SECONDS if quick else MCCFR_SECONDS, seed)
+    only = set(options.only or [])
 
-    def timed(label, read):
-        clock = time.perf_counter()
-        probs = read()
-        print(f"{label}: read in {time.perf_counter() - clock:,.1f} s", flush=True)
-        return probs
+    def wanted(name: str) -> bool:
+        return not only or name in only
+
+    # Every run first (each trains, solves or searches on its own), then every measure.
+    folders = {name: trained(game_string, name, runs / name, quick) for name in LEARNERS if wanted(name)}
+    cfr_file = cfr_policy(options.tree, runs / "cfr", QUICK_CFR_ITERATIONS if quick else CFR_ITERATIONS, quick)
+    if wanted("mccfr"):
+        snapshots = mccfr_snapshots(game, runs / "mccfr", QUICK_MCCFR_SECONDS if quick else MCCFR_SECONDS, seed)
 
     def network(spec: str) -> np.ndarray:
         return network_probs(tree, [make_bot(spec, game, player, seed + player) for player in range(2)],
                              seed=seed)
 
-    opponents = {
-        "rules": timed("rules", lambda: rules_probs(tree, samples=1)),
-        "random": uniform_probs(tree),
-        "cfr": timed("cfr", lambda: compact_probs(tree, load_policy(str(cfr_file), game))),
-    }
+    @functools.cache
+    def opponent(name: str) -> np.ndarray:
+        if name == "rules":
+            return rules_probs(tree, samples=1)  # elements's heuristic draws nothing: exact
+        if name == "random":
+            return uniform_probs(tree)
+        return compact_probs(tree, load_policy(str(cfr_file), game))
 
-    def measured(agent, probs, **fields) -> dict:
+    # Each measure is kept in measures.json under the agent and its file's name, size and
+    # time, so that a run stopped (or one with --only) does not measure it again.
+    cache_path = out / "measures.json"
+    cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
+
+    def measure(agent: str, source: Path | None, read, full: bool) -> dict:
+        """The exploitability of the policy ``read()`` gives and, if ``full``, its scores."""
+        key = agent if source is None else f"{agent}|{source.resolve()}|{source.stat().st_size}|" \
+                                           f"{int(source.stat().st_mtime)}"
+        found = cache.get(key)
+        if found is not None and (not full or "vs_rules" in found):
+            return found
         clock = time.perf_counter()
-        result = evaluate_compact(tree, probs)
-        row = {"agent": agent, **fields, "exploitability": result.exploitability,
-               **{f"vs_{name}": score(tree, probs, theirs) for name, theirs in opponents.items()},
-               "measure": "exact"}
-        print(f"{agent}: exploitability {result.exploitability:.4f} "
-              f"({time.perf_counter() - clock:,.0f} s, peak {peak_gb():.1f} GB)", flush=True)
-        return row
+        probs = read()
+        result = {"exploitability": evaluate_compact(tree, probs).exploitability}
+        if full:
+            result.update({f"vs_{name}": score(tree, probs, opponent(name)) for name in OPPONENTS})
+        cache[key] = result
+        out.mkdir(parents=True, exist_ok=True)
+        with atomic_write(cache_path, "w") as handle:
+            json.dump(cache, handle, indent=1)
+        print(f"{agent}: exploitability {result['exploitability']:.4f} ({time.perf_counter() - clock:,.0f} s, "
+              f"peak {peak_gb():.1f} GB)", flush=True)
+        return result
 
-    cfr_run = json.loads((runs / "cfr" / "run.json").read_text())
-    rows = [
-        measured("random", opponents["random"], family="baseline", algorithm="uniform", steps=0, train_seconds=0.0),
-        measured("rules", opponents["rules"], family="baseline", algorithm="heuristic", steps=0, train_seconds=0.0),
-    ]
-    curves = []
-    for k, snap in snapshots.iterrows():
-        file = str(runs / "mccfr" / snap["file"])
-        probs = timed(f"mccfr {snap['file']}", lambda file=file: compact_probs(tree, load_policy(file, game)))
-        if k == len(snapshots) - 1:
-            rows.append(measured("mccfr", probs, family="solver", algorithm="external-sampling MCCFR",
-                                 steps=int(snap["iterations"]), train_seconds=float(snap["seconds"])))
-            exploitability = rows[-1]["exploitability"]
-        else:
-            exploitability = evaluate_compact(tree, probs).exploitability
-        curves.append({"agent": "mccfr", "steps": int(snap["iterations"]), "seconds": float(snap["seconds"]),
-                       "exploitability": exploitability})
-    cfr_curve = pd.read_csv(runs / "cfr" / "curve.csv")
-    curves += [{"agent": "cfr", "steps": int(r.iterations), "seconds": float(r.solver_seconds),
-                "exploitability": float(r.exploitability)} for r in cfr_curve.itertuples()]
-    rows.append(measured("cfr", opponents["cfr"], family="solver", algorithm=cfr_run["algorithm"],
-                         steps=int(cfr_run["iterations"]), train_seconds=float(cfr_run["solver_seconds"])))
+    def row(agent: str, source: Path | None, read, **fields) -> dict:
+        return {"agent": agent, **fields, **measure(agent, source, read, full=True), "measure": "exact"}
+
+    rows, curves = [], []
+    if wanted("random"):
+        rows.append(row("random", None, lambda: opponent("random"), family="baseline", algorithm="uniform", steps=0,
+                        train_seconds=0.0))
+    if wanted("rules"):
+        rows.append(row("rules", None, lambda: opponent("rules"), family="baseline", algorithm="heuristic", steps=0,
+                        train_seconds=0.0))
+    if wanted("mccfr"):
+        for k, snap in snapshots.iterrows():
+            file = runs / "mccfr" / snap["file"]
+            fields = dict(family="solver", algorithm="external-sampling MCCFR", steps=int(snap["iterations"]),
+                          train_seconds=float(snap["seconds"]))
+            read = lambda file=file: compact_probs(tree, load_policy(str(file), game))  # noqa: E731
+            last = k == len(snapshots) - 1
+            result = row("mccfr", file, read, **fields) if last else measure("mccfr", file, read, full=False)
+            if last:
+                rows.append(result)
+            curves.append({"agent": "mccfr", "steps": fields["steps"], "seconds": fields["train_seconds"],
+                           "exploitability": result["exploitability"]})
+    if wanted("cfr"):
+        cfr_run = json.loads((runs / "cfr" / "run.json").read_text())
+        cfr_curve = pd.read_csv(runs / "cfr" / "curve.csv")
+        curves += [{"agent": "cfr", "steps": int(r.iterations), "seconds": float(r.solver_seconds),
+                    "exploitability": float(r.exploitability)} for r in cfr_curve.itertuples()]
+        rows.append(row("cfr", cfr_file, lambda: opponent("cfr"), family="solver", algorithm=cfr_run["algorithm"],
+                        steps=int(cfr_run["iterations"]), train_seconds=float(cfr_run["solver_seconds"])))
 
     for name, folder in folders.items():
+        if not wanted(name):
+            continue
         algorithm = LEARNERS[name][0]
         log = log_of(folder)
         at_step = dict(zip(log["iteration"], log["env_steps"]))
         clock_at = dict(zip(log["iteration"], log["seconds"].cumsum()))
-        saved = checkpoint.checkpoints(folder)
-        for k, path in enumerate(saved):
+        saved = [(at_step[int(checkpoint.CHECKPOINT_NAME.match(path.name).group(1))], path)
+                 for path in checkpoint.checkpoints(folder)]
+        points = curve_points([steps for steps, _ in saved], CURVE_POINTS)
+        for k in points:
+            steps, path = saved[k]
+            file = path.with_suffix(".npz")
+            spec = f"{algorithm}:ckpt={file}"
             iteration = int(checkpoint.CHECKPOINT_NAME.match(path.name).group(1))
-            spec = f"{algorithm}:ckpt={path.with_suffix('.npz')}"
-            probs = timed(spec, lambda spec=spec: network(spec))
-            fields = dict(family="self-play", algorithm=algorithm, steps=int(at_step[iteration]),
+            fields = dict(family="self-play", algorithm=algorithm, steps=int(steps),
                           train_seconds=float(clock_at[iteration]))
+            read = lambda spec=spec: network(spec)  # noqa: E731
             if k == len(saved) - 1:
-                rows.append(measured(name, probs, **fields))
-                exploitability = rows[-1]["exploitability"]
+                rows.append(row(name, file, read, **fields))
+                result = rows[-1]
                 if name == "ppo":  # as its recipe plays it
-                    rows.append(measured("ppo (greedy)", network(spec + ",greedy=true"), **fields))
+                    rows.append(row("ppo (greedy)", file, lambda spec=spec: network(spec + ",greedy=true"),
+                                    **fields))
             else:
-                exploitability = evaluate_compact(tree, probs).exploitability
+                result = measure(name, file, read, full=False)
             curves.append({"agent": name, "steps": fields["steps"], "seconds": fields["train_seconds"],
-                           "exploitability": exploitability})
-            del probs
+                           "exploitability": result["exploitability"]})
 
     # The search plays games: its policy cannot be read at every information set.
     search = ISMCTS if not quick else QUICK_ISMCTS
     games = QUICK_GAMES if quick else GAMES
-    search_row = {"agent": search, "family": "search",
-                  "algorithm": "IS-MCTS", "steps": 0, "train_seconds": 0.0, "exploitability": math.nan,
-                  "measure": f"games ({games} a pairing)"}
-    for name, spec in (("rules", "rules"), ("random", "random"), ("cfr", f"cfr:policy={cfr_file}")):
-        played = tournament(game_string, [search, spec], games=games, seed=seed, workers=1, progress=False,
-                            report=False)
-        pair = pairwise(played)
-        row = pair[(pair["agent"] == search) & (pair["opponent"] == spec)].iloc[0]
-        search_row[f"vs_{name}"] = float(row["mean_return"])
-        search_row[f"vs_{name}_half_width"] = float(row["return_high"] - row["mean_return"])
-        print(f"{search} against {name}: {row['mean_return']:+.3f}", flush=True)
-    rows.append(search_row)
+    if wanted("ismcts"):
+        search_row = {"agent": search, "family": "search", "algorithm": "IS-MCTS", "steps": 0, "train_seconds": 0.0,
+                      "exploitability": math.nan, "measure": f"games ({games} a pairing)"}
+        for name in OPPONENTS:
+            spec = f"cfr:policy={cfr_file}" if name == "cfr" else name
+            played = tournament(game_string, [search, spec], games=games, seed=seed, workers=1, progress=False,
+                                report=False)
+            pair = pairwise(played)
+            found = pair[(pair["agent"] == search) & (pair["opponent"] == spec)].iloc[0]
+            search_row[f"vs_{name}"] = float(found["mean_return"])
+            search_row[f"vs_{name}_half_width"] = float(found["return_high"] - found["mean_return"])
+            print(f"{search} against {name}: {found['mean_return']:+.3f}", flush=True)
+        rows.append(search_row)
+    if only:
+        print(markdown(pd.DataFrame(rows)) if rows else "nothing measured")
+        print(f"--only: measures kept in {cache_path}; no table written")
+        return pd.DataFrame(rows)
 
     table = pd.DataFrame(rows)
     table.attrs["game"] = game_string
@@ -330,8 +387,6 @@ def plot(curves: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from elements_ai.files import atomic_write
 
     fig, (by_steps, by_seconds) = plt.subplots(1, 2, figsize=(12, 4.5))
     for agent, rows in curves.groupby("agent", sort=False):

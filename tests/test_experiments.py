@@ -341,17 +341,27 @@ def test_network_exploitability_quick(tmp_path):
 @pytest.mark.slow
 def test_families_exact_quick(tmp_path):
     """The families on a small deck: every agent measured, the learners and MCCFR
-    trained, CFR solved, the search played; rerun on the same runs, nothing retrains
-    and the exact figures repeat."""
-    command = [sys.executable, str(EXPERIMENTS / "families_exact.py"), "--quick", "--out", str(tmp_path),
-               "--runs", str(tmp_path / "runs")]
-    tables = []
-    for _ in range(2):
-        result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    trained, CFR solved, the search played; rerun into another folder on the same
+    runs, nothing retrains and the exact figures repeat; rerun into the same folder,
+    nothing is measured again; --only measures one agent and writes no table."""
+    def run(out, *extra):
+        result = subprocess.run([sys.executable, str(EXPERIMENTS / "families_exact.py"), "--quick", "--out", str(out),
+                                 "--runs", str(tmp_path / "runs"), *extra], capture_output=True, text=True,
+                                timeout=900)
         assert result.returncode == 0, result.stderr[-3000:]
-        tables.append(pd.read_csv(tmp_path / "families.csv"))
+        return result.stdout
+
+    first = run(tmp_path / "a", "--only", "rules")
+    assert "rules: exploitability" in first and not (tmp_path / "a" / "families.csv").exists()
+    assert not (tmp_path / "runs" / "ppo").exists()  # --only trains nothing else
+    tables = []
+    for out in ("a", "b"):
+        second = run(tmp_path / out)
+        tables.append(pd.read_csv(tmp_path / out / "families.csv"))
+    assert "rules: exploitability" not in run(tmp_path / "b", "--only", "rules")  # kept in measures.json
     # the second run reused the runs: nothing trained, sampled or solved
-    assert not any(text in result.stdout for text in ("training ppo", " iterations in ", "iteration 1:"))
+    assert not any(text in second for text in ("training ppo", " iterations in ", "iteration 1:"))
+    tmp_path = tmp_path / "b"
     table = tables[0].set_index("agent")
     assert list(table.index) == ["random", "rules", "mccfr", "cfr", "ppo", "ppo (greedy)", "mmd", "nfsp",
                                  "ismcts:sims=20"]
