@@ -24,7 +24,8 @@ from the evaluation seed ``_common.EVAL_SEED``):
   and all of the budget: the 5-minute snapshot had about PPO's 10M steps' training
   time, the last a third of MMD's run;
 - ``ppo``, ``mmd``, ``nfsp``: ``elements-ai train`` runs with the settings of
-  ``LEARNERS`` (PPO: the ``ppo-elements`` recipe's league; MMD and NFSP: the small
+  ``LEARNERS`` (PPO: the ``ppo-elements`` recipe's league; MMD: the
+  ``mmd-elements-round`` recipe, the shipped ``mmd`` of this round; NFSP: the small
   variant's settings, ``experiments/equilibrium.py``), each playing its last network
   (PPO also greedily, as its recipe ships it);
 - ``ismcts:sims=1000``: a search, whose policy at 2.8e7 information sets (1,000
@@ -54,6 +55,7 @@ import pandas as pd
 from _common import EVAL_SEED, parser, results_folder, run_record, seed_of, write_run
 
 import elements_ai
+from elements_ai import zoo
 from elements_ai.agents import make_bot
 from elements_ai.eval import pairwise, tournament
 from elements_ai.files import atomic_write
@@ -77,15 +79,17 @@ CURVE_POINTS = 6  # checkpoints measured a learner, spread evenly on a log scale
 OPPONENTS = ("rules", "random", "cfr")
 ISMCTS, QUICK_ISMCTS = "ismcts:sims=1000", "ismcts:sims=20"
 
+# The shipped ``mmd`` of this round is this recipe's run (from the same seed).
+MMD_RECIPE = zoo.recipe("mmd-elements-round")
+
 # name: (algorithm, steps, elements-ai train settings). Checkpoints every 5% of the
 # steps or so, all kept: they are the curve's points.
 LEARNERS: dict[str, tuple[str, int, dict]] = {
     "ppo": ("ppo", 10_000_000, dict(num_envs=128, rollout_steps=32, hidden="128_128", opponents="random_rules",
                                     fixed_share=0.6, self_play=0.2, eval_every=0, checkpoint_every=610,
                                     keep_checkpoints=10)),
-    "mmd": ("mmd", 100_000_000, dict(num_envs=128, rollout_steps=32, hidden="128_128", self_play=1.0, eval_every=0,
-                                     alpha=0.2, kl_coef=20, anneal_steps=2_000_000, checkpoint_every=1221,
-                                     keep_checkpoints=30)),
+    "mmd": ("mmd", MMD_RECIPE.steps, {key: "_".join(map(str, v)) if isinstance(v, list) else v
+                                      for key, v in MMD_RECIPE.config.items()}),
     "nfsp": ("nfsp", 2_000_000, dict(num_envs=64, rollout_steps=16, hidden="128_128", rl_lr=0.001, sl_lr=0.001,
                                      optimizer="adam", learn_every=16, target_update_every=2000, eval_every=0,
                                      checkpoint_every=245, keep_checkpoints=10)),

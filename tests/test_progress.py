@@ -93,7 +93,7 @@ def test_silenced_bars_print_nothing_anywhere():
 
 COMMANDS = {
     "solve": ["solve", "kuhn_poker", "--iterations", "50", "--out", "{tmp}/kuhn.npz"],
-    "exploitability": ["exploitability", SMALL, "--bot", "random"],
+    "exploitability": ["exploitability", SMALL, "--bot", "rules"],
     "tournament": ["tournament", "--game", SMALL, "--agents", "random", "rules", "--games", "2", "--workers", "1",
                    "--bootstrap", "10", "--out", "{tmp}/tournament"],
     "train": ["train", SMALL, "--steps", "128", "--out", "{tmp}/run", "--set", "num_envs=16", "--set",
