@@ -424,7 +424,7 @@ def _wins_at_once(state, player, action):
 
 def test_list_bots_names_parameters_and_defaults():
     bots = list_bots()
-    assert set(bots) == {"random", "rules", "mcts", "ismcts", "cfr", "mccfr", "ppo", "mmd", "nfsp", "az"}
+    assert set(bots) == {"random", "rules", "mcts", "ismcts", "cfr", "mccfr", "ppo", "mmd", "nfsp", "psro", "az"}
     assert bots["mcts"] == {
         "sims": 1000, "seconds": 0.0, "c": 1.4, "rollouts": 1, "rollout": "random", "depth": 0, "worlds": 1,
         "select": "uct",

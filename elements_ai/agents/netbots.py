@@ -1,4 +1,4 @@
-"""Trained networks as bots, played in numpy: ``ppo``, ``mmd``, ``nfsp`` and ``az``.
+"""Trained networks as bots, played in numpy: ``ppo``, ``mmd``, ``nfsp``, ``psro`` and ``az``.
 
 ``ppo``, ``mmd`` and ``nfsp`` (policy networks, trained by PPO, by magnetic mirror
 descent, and the average policy of neural fictitious self-play) and ``az`` (PUCT search
@@ -7,7 +7,8 @@ guided by a network) take
 training folder (its latest network) or one of its checkpoints; torch is never
 needed to play. ``NetworkPolicy`` is a ``ppo`` bot's play as an OpenSpiel policy. Without
 ``ckpt=`` they play the network shipped for the game (``elements-ai agents`` lists
-them); a game with none shipped is an error that names those that have one.
+them); a game with none shipped is an error that names those that have one. ``psro``
+plays a PSRO run folder: the meta-Nash mixture of its population of networks.
 
 >>> import elements_ai
 >>> from elements_ai.agents import make_bot
@@ -249,6 +250,96 @@ class AZBot(KernelBot):
         action = legal[int(np.argmax(visits))]
         total = visits.sum()
         return [(a, float(n) / total) for a, n in zip(legal, visits)], action
+
+
+PSRO_FILE = "psro.json"
+
+
+def member_specs(folder: str | Path, population: list[str]) -> list[str]:
+    """A PSRO population (``psro.json``'s) as bot specs: a member file of the run folder
+    plays as ``ppo:ckpt=`` it, any other entry is a bot spec.
+
+    >>> member_specs("/runs/a", ["random", "member_01.npz"])
+    ['random', 'ppo:ckpt=/runs/a/member_01.npz']
+    """
+    return [f"ppo:ckpt={Path(folder).absolute() / entry}" if entry.endswith(".npz") else entry
+            for entry in population]
+
+
+def _stated(bot, state) -> dict[int, float]:
+    """The distribution ``bot`` draws its move from at ``state``."""
+    played = getattr(bot, "played_policy", None)
+    return played(state) if callable(played) else dict(bot.get_policy(state))
+
+
+class PSROBot(KernelBot):
+    """The meta-Nash mixture of a PSRO run's population (``elements-ai train --algorithm psro``).
+
+    It plays the mixed strategy "member ``k`` with probability ``w_k`` for the whole game"
+    as one behavioural policy: at each decision it weights member ``k`` by ``w_k`` times
+    the probability member ``k`` gives to this player's own earlier moves (the history
+    replayed from the start), and mixes the members' move probabilities with those
+    weights (``solvers.mixture.mixture_probs`` on a whole tree). ``ckpt=`` is the run folder.
+
+    >>> PSROBot.params["ckpt"].default
+    ''
+    """
+
+    params = {"ckpt": Param("", "a PSRO run folder (elements-ai train --algorithm psro; none ships)")}
+
+    def __init__(self, game, player: int, seed: int = 0, **params: Any):
+        super().__init__(game, player, seed, **params)
+        folder = Path(self.options["ckpt"].strip())
+        path = folder / PSRO_FILE
+        if not self.options["ckpt"].strip() or not path.is_file():
+            raise NetworkError(f"psro: ckpt= must name a PSRO run folder (with {PSRO_FILE}); got "
+                               f"{self.options['ckpt']!r}")
+        try:
+            run = json.loads(path.read_text())
+            population, weights, trained_for = list(run["population"]), np.asarray(run["weights"], float), run["game"]
+        except (ValueError, KeyError, TypeError):
+            raise NetworkError(f"{path} is not a PSRO run file") from None
+        if trained_for != str(game) or len(weights) != len(population):
+            raise NetworkError(f"{path}: a PSRO run on {trained_for}, not on {game}" if trained_for != str(game)
+                               else f"{path} is damaged: {len(population)} members, {len(weights)} weights")
+        from .registry import make_bot
+
+        self.member_specs = member_specs(folder, population)
+        self.weights = weights / weights.sum()
+        self.members = [make_bot(spec, game, player, seed + 1 + k) for k, spec in enumerate(self.member_specs)]
+
+    def fingerprint(self) -> str:
+        return fingerprint_of(self.weights, *[member.fingerprint() for member in self.members])
+
+    def played_policy(self, state) -> dict[int, float]:
+        """The mixture's move probabilities at ``state``: the members' by their posterior weights."""
+        posterior = self.weights.copy()
+        replay = self.game.new_initial_state()
+        for action in state.history():
+            if replay.current_player() == self.player:
+                for k, member in enumerate(self.members):
+                    if posterior[k] > 0:  # a member already ruled out costs no forward pass
+                        posterior[k] *= _stated(member, replay).get(action, 0.0)
+            replay.apply_action(action)
+        if posterior.sum() <= 0:  # no member plays this way: their weighted average
+            posterior = self.weights
+        legal = state.legal_actions()
+        mixed = np.zeros(len(legal))
+        for k, member in enumerate(self.members):
+            if posterior[k] > 0:
+                given = _stated(member, state)
+                mixed += posterior[k] * np.array([given.get(a, 0.0) for a in legal])
+        mixed /= mixed.sum()
+        return {a: float(p) for a, p in zip(legal, mixed)}
+
+    def _policy_and_action(self, state):
+        with single_threaded():
+            policy = self.played_policy(state)
+        legal, probs = list(policy), np.array(list(policy.values()))
+        cumulative = np.cumsum(probs)
+        u = uniform(self._rng, 0) * cumulative[-1]
+        action = legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
+        return list(policy.items()), action
 
 
 class NetworkPolicy:

@@ -11,7 +11,7 @@ the registry checks a spec against them and ``list_bots`` / ``describe_bots`` sh
 >>> import elements_ai
 >>> from elements_ai.agents.registry import list_bots, make_bot
 >>> sorted(list_bots())
-['az', 'cfr', 'ismcts', 'mccfr', 'mcts', 'mmd', 'nfsp', 'ppo', 'random', 'rules']
+['az', 'cfr', 'ismcts', 'mccfr', 'mcts', 'mmd', 'nfsp', 'ppo', 'psro', 'random', 'rules']
 >>> list_bots()["ismcts"]
 {'sims': 1000, 'seconds': 0.0, 'c': 1.4, 'rollouts': 1, 'rollout': 'random', 'depth': 0, 'select': 'uct'}
 >>> game = elements_ai.load_game("elements")
@@ -82,6 +82,8 @@ BOTS: dict[str, BotEntry] = {
         BotEntry("mmd", "elements_ai.agents.netbots:MMDBot",
                  "a policy network trained by self-play magnetic mirror descent (elements-ai train --algorithm "
                  "mmd), near equilibrium"),
+        BotEntry("psro", "elements_ai.agents.netbots:PSROBot",
+                 "the meta-Nash mixture of a PSRO run's PPO best responses (elements-ai train --algorithm psro)"),
         BotEntry("nfsp", "elements_ai.agents.netbots:NFSPBot",
                  "the average policy of neural fictitious self-play (elements-ai train --algorithm nfsp)"),
         BotEntry("az", "elements_ai.agents.netbots:AZBot",

@@ -20,6 +20,8 @@ EXAMPLES = """examples:
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm mmd --steps 4096 --out mmd
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm nfsp --steps 16384 \\
       --out runs/nfsp
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm psro --steps 2048 \
+      --out runs/psro --set br_steps=1024 --set num_envs=16 --set rollout_steps=8
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
 On an NVIDIA GPU (the gpu extra), --device cuda runs PPO's games and network there, against
@@ -36,10 +38,13 @@ MMD (magnetic mirror descent) is PPO in pure self-play with a magnet: its last p
 approaches a Nash equilibrium of a two-player zero-sum game; --set alpha=, kl_coef=,
 anneal_steps= set its temperature and mirror-descent step and their schedule. NFSP
 (neural fictitious self-play) learns a best response and the average of its play, whose
-average policy approaches one.
+average policy approaches one. PSRO (policy-space response oracles) trains a PPO best
+response (--set br_steps=, steps each) to the Nash mixture of the population so far,
+ceil(steps / br_steps) times, on a two-player zero-sum game small enough to measure
+exactly; the agent is that mixture.
 
 The result plays as a bot: ppo:ckpt=runs/elements (mmd:ckpt=mmd, nfsp:ckpt=runs/nfsp,
-az:ckpt=runs/az,sims=100), with
+psro:ckpt=runs/psro, az:ckpt=runs/az,sims=100), with
 the recipe's play settings (--out's play.json: greedy, and for elemental_duel the
 exact last duels) unless the spec says otherwise.
 """
@@ -48,15 +53,15 @@ exact last duels) unless the spec says otherwise.
 def register(commands) -> None:
     parser = commands.add_parser(
         "train",
-        help="train a self-play agent (PPO, MMD, NFSP or AlphaZero-style; needs torch)",
+        help="train a self-play agent (PPO, MMD, NFSP, PSRO or AlphaZero-style; needs torch)",
         description="Train a policy by self-play on the vector env, with checkpoints, a log and a plot in --out.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help='a game name or game string, e.g. "elements(single_round=true)"')
-    parser.add_argument("--algorithm", choices=("ppo", "mmd", "nfsp", "az"), default="ppo",
-                        help="ppo, mmd (magnetic mirror descent), nfsp (neural fictitious self-play): both "
-                             "near-equilibrium self-play, or az; default: ppo")
+    parser.add_argument("--algorithm", choices=("ppo", "mmd", "nfsp", "psro", "az"), default="ppo",
+                        help="ppo, mmd (magnetic mirror descent), nfsp (neural fictitious self-play), psro "
+                             "(policy-space response oracles): near-equilibrium learners, or az; default: ppo")
     parser.add_argument("--steps", type=int,
                         help="environment steps in all (a resumed run counts its own; default: the recipe's)")
     parser.add_argument("--out", required=True, help="folder for checkpoints, log.csv and log.png")
@@ -86,7 +91,7 @@ def hyperparameters(cls, pairs: list[str]) -> dict:
         default = fields[name].default
         if isinstance(default, tuple):
             items = [item for item in text.split("_") if item]
-            kind = type(default[0]) if default else (int if name == "hidden" else str)
+            kind = type(default[0]) if default else {"hidden": int, "opponent_weights": float}.get(name, str)
             values = [convert(item, kind) for item in items]
             if any(v is None for v in values):
                 raise ParameterError(f"--set: {name}={text!r} must be a list of {kind.__name__} joined by _")
@@ -115,6 +120,7 @@ def run_train(args) -> int:
     from ..selfplay.mmd import MMDConfig, MMDTrainer
     from ..selfplay.nfsp import NFSPConfig, NFSPTrainer
     from ..selfplay.ppo import PPOConfig, PPOTrainer
+    from ..selfplay.psro import PSROConfig, PSROTrainer
 
     check_output_folder(args.out)
     game = load_game(args.game)
@@ -149,11 +155,14 @@ def run_train(args) -> int:
             with trainer, folder_lock(args.out):
                 record_play()
                 row = trainer.train(steps)
-        elif args.algorithm == "nfsp":
+        elif args.algorithm in ("nfsp", "psro"):
             if args.backend != "local" or args.device != "cpu":
-                raise ParameterError("--backend ray and --device cuda train PPO; nfsp runs locally on the CPU")
-            config = NFSPConfig(**{**defaults, **hyperparameters(NFSPConfig, args.set)})
-            trainer = NFSPTrainer(game, args.out, config, seed=seed, progress=not args.quiet)
+                raise ParameterError(f"--backend ray and --device cuda train PPO; {args.algorithm} runs locally "
+                                     f"on the CPU")
+            config_class, trainer_class = (NFSPConfig, NFSPTrainer) if args.algorithm == "nfsp" else \
+                (PSROConfig, PSROTrainer)
+            config = config_class(**{**defaults, **hyperparameters(config_class, args.set)})
+            trainer = trainer_class(game, args.out, config, seed=seed, progress=not args.quiet)
             with folder_lock(args.out):
                 record_play()
                 row = trainer.train(steps)

@@ -4,10 +4,12 @@
 ``MMDTrainer`` by magnetic mirror descent in pure self-play, towards an equilibrium;
 ``AlphaZeroTrainer`` trains a policy-value network with batched PUCT search for
 perfect-information games; ``NFSPTrainer`` learns an average policy that approaches a
-Nash equilibrium by neural fictitious self-play, and ``ExactEvaluator`` measures a
+Nash equilibrium by neural fictitious self-play; ``PSROTrainer`` grows a population of
+PPO best responses to its meta-Nash mixture (policy-space response oracles, on a game
+small enough to flatten), and ``ExactEvaluator`` measures a
 network's exact exploitability on a game small enough to flatten. This package only
 trains: beside each checkpoint a trainer writes the numpy network file that
-``elements_ai.agents`` plays (``ppo:ckpt=PATH``, ``mmd:ckpt=PATH``, ``nfsp:ckpt=PATH``,
+``elements_ai.agents`` plays (``ppo:ckpt=PATH``, ``mmd:ckpt=PATH``, ``nfsp:ckpt=PATH``, ``psro:ckpt=PATH``,
 ``az:ckpt=PATH,sims=N``), with no torch. ``elements-ai train`` runs them from the command
 line. Torch is imported when one of these names is first used, so the command line
 costs nothing without it.
@@ -31,6 +33,8 @@ _NAMES = {
     "PolicyValueNet": "net",
     "PPOConfig": "ppo",
     "PPOTrainer": "ppo",
+    "PSROConfig": "psro",
+    "PSROTrainer": "psro",
 }
 
 __all__ = sorted(_NAMES)

@@ -80,6 +80,7 @@ class PPOConfig:
     league_size: int = 8  # frozen snapshots kept (oldest dropped first)
     snapshot_every: int = 10  # iterations between snapshots
     opponents: tuple[str, ...] = ()  # fixed bots in the league (bot specs)
+    opponent_weights: tuple[float, ...] = ()  # how often each of ``opponents`` is drawn (): uniformly)
     fixed_share: float = 0.5  # of the league games, the share against a fixed bot
     imitate: str = ""  # a bot spec whose moves the policy first learns to copy ("" : none)
     imitation_steps: int = 0  # env steps of its self-play games to copy (not counted in ``steps``)
@@ -100,6 +101,7 @@ class PPOConfig:
     def __post_init__(self):
         self.hidden = tuple(int(h) for h in self.hidden)
         self.opponents = tuple(self.opponents)
+        self.opponent_weights = tuple(float(w) for w in self.opponent_weights)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in ("num_envs", "rollout_steps", "epochs", "minibatches", "league_size", "snapshot_every",
                      "threads", "keep_checkpoints", "imitation_batch", "imitation_workers"):
@@ -110,6 +112,14 @@ class PPOConfig:
         if self.lr <= 0 or self.imitation_lr < 0:
             raise ValueError(f"PPOConfig.lr must be positive and imitation_lr not negative, got {self.lr!r}, "
                              f"{self.imitation_lr!r}")
+        if self.opponent_weights:
+            weights = np.asarray(self.opponent_weights)
+            if len(weights) != len(self.opponents):
+                raise ValueError(f"PPOConfig.opponent_weights needs one weight per opponent: {len(self.opponents)} "
+                                 f"opponents, {len(weights)} weights")
+            if not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
+                raise ValueError(f"PPOConfig.opponent_weights must be finite, >= 0 and not all 0, got "
+                                 f"{self.opponent_weights!r}")
         if self.hint not in HINTS:
             raise ValueError(f"PPOConfig.hint must be one of {HINTS}, got {self.hint!r}")
         for name in ("self_play", "fixed_share", "gae_lambda", "gamma"):
@@ -168,6 +178,13 @@ class Collector:
         self.league: list[NetPlayer] = []
         self.league_iterations: list[int] = []
         self.owners = np.full((self.num_envs, self.num_players), LEARNER, np.int64)
+        # The fixed bots' cumulative draw probabilities (None: uniform, drawn as before weights existed).
+        weights = np.asarray(cfg.opponent_weights, np.float64)
+        self.fixed_cumulative = None
+        if len(weights):
+            self.fixed_cumulative = np.cumsum(weights / weights.sum())
+            # Exactly 1 from the last drawable bot on: rounding never lands a draw on a trailing 0 weight.
+            self.fixed_cumulative[np.flatnonzero(weights > 0)[-1]:] = 1.0
 
     def start(self, weights: dict[str, torch.Tensor]) -> None:
         """The first league member (the initial policy) and the first seat draws."""
@@ -208,7 +225,10 @@ class Collector:
             if draws[k, 0] < self.config.self_play:
                 continue
             if fixed and (draws[k, 1] < self.config.fixed_share or league == 0):
-                opponent = min(int(draws[k, 2] * fixed), fixed - 1)
+                if self.fixed_cumulative is None:
+                    opponent = min(int(draws[k, 2] * fixed), fixed - 1)
+                else:  # the same uniform number, read through the weights (a 0 weight is never drawn)
+                    opponent = min(int(np.searchsorted(self.fixed_cumulative, draws[k, 2], side="right")), fixed - 1)
             else:
                 opponent = fixed + min(int(draws[k, 2] * league), league - 1)
             self.owners[row] = opponent

@@ -19,7 +19,8 @@ forward pass, so the 2.8e7 information sets of the full-deck three-card round ne
 no Python call each. The ``rules`` bot is read the same way (``rules_probs``: the
 kernel's heuristic on every core), ``random`` is the uniform policy, and a policy
 bot's table is matched to a compact tree's information sets in bulk
-(``compact_probs``).
+(``compact_probs``). A ``psro`` bot on a flat tree is its members, each read as
+above, mixed exactly (``mixture.mixture_probs``).
 
 >>> import elements_ai
 >>> from elements_ai.solvers import build_tree, evaluate_probs
@@ -41,7 +42,7 @@ import numpy as np
 import pyspiel
 
 from ..agents.bots import RandomBot, RulesBot, SeatBot, fingerprint_of
-from ..agents.netbots import PPOBot
+from ..agents.netbots import PPOBot, PSROBot
 from ..core.params import Param, ParameterError
 from ..core.rng import uniform
 from ..progress import progress_bar
@@ -155,7 +156,8 @@ def bot_policy(
     flat or a compact tree).
 
     One bot per seat (seeded ``seed + player``) is asked at one state of every
-    information set. A network bot (``ppo``, or any bot class derived from
+    information set. A ``psro`` bot on a flat tree is the exact mixture of its
+    members (``mixture.mixture_probs``). A network bot (``ppo``, or any bot class derived from
     ``PPOBot`` that plays as it does) is read exactly and in batches:
     ``network_probs``; one that overrides ``played_policy`` is read from it. Bots in
     ``EXACT_BOTS`` give their action distribution (``get_policy``), and any other bot
@@ -170,6 +172,11 @@ def bot_policy(
     bot_name = parse_spec(spec)[0].name
     game = tree.game
     bots = [make_bot(spec, game, player, seed + player) for player in range(tree.num_players)]
+    if not isinstance(tree, CompactTree) and all(type(bot) is PSROBot for bot in bots):
+        from .mixture import mixture_probs
+
+        members = [bot_policy(tree, member, samples, seed, progress, batch) for member in bots[0].member_specs]
+        return mixture_probs(tree, members, bots[0].weights)
     if all(isinstance(bot, PPOBot) and type(bot).played_policy is PPOBot.played_policy for bot in bots):
         return network_probs(tree, bots, seed=seed, progress=progress, batch=batch)
     if all(type(bot) is RandomBot for bot in bots):

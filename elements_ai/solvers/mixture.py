@@ -1,0 +1,90 @@
+"""A mixed strategy over policies, as the one behavioural policy that plays the same.
+
+A population learner (PSRO) ends with a mixture: draw member ``k`` with probability
+``w_k`` once, before the game, and play it throughout. By Kuhn's theorem (perfect
+recall) one behavioural policy is equivalent to it: at an information set ``I`` of
+player ``p``,
+
+    pi(I) = sum_k w_k x_k(I) pi_k(I) / sum_k w_k x_k(I),
+
+where ``x_k(I)`` is the probability of ``p``'s own moves on the way to ``I`` under
+member ``k``: the posterior over the members, given what ``p`` has played so far. The
+others' and chance's part of the reach of ``I`` is the same for every member, so the
+reach with ``p`` playing member ``k`` and everyone else uniformly stands in for
+``x_k(I)`` (the factor cancels). Where no member reaches ``I``, ``pi(I)`` is the
+weighted average of the members' policies.
+
+>>> import pyspiel
+>>> from elements_ai.solvers import build_tree, evaluate_probs, uniform_probs
+>>> tree = build_tree(pyspiel.load_game("kuhn_poker"))
+>>> uniform = uniform_probs(tree)
+>>> bool(np.allclose(mixture_probs(tree, [uniform, uniform], [0.3, 0.7]), uniform))
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .best_response import infoset_reach, uniform_probs
+from .flat import Tree
+
+__all__ = ["mixture_probs", "mixture_weights"]
+
+
+def mixture_weights(weights) -> np.ndarray:
+    """``weights`` as a probability vector (``ValueError`` for negative, non-finite or all-zero ones).
+
+    >>> mixture_weights([1, 3]).tolist()
+    [0.25, 0.75]
+    """
+    weights = np.asarray(weights, np.float64)
+    if weights.ndim != 1 or not len(weights) or not np.isfinite(weights).all() or (weights < 0).any() \
+            or weights.sum() <= 0:
+        raise ValueError(f"mixture weights must be finite, >= 0 and not all 0, got {weights.tolist()!r}")
+    return weights / weights.sum()
+
+
+def mixture_probs(tree: Tree, member_probs: list[np.ndarray], weights) -> np.ndarray:
+    """The behavioural policy (one probability per sequence of the flat ``tree``) that
+    plays as the mixed strategy "member ``k`` with probability ``weights[k]``", each
+    member a policy of every seat (``member_probs[k]``, one probability per sequence).
+
+    >>> import pyspiel
+    >>> from elements_ai.solvers import build_tree
+    >>> tree = build_tree(pyspiel.load_game("kuhn_poker"))
+    >>> bet, check = np.zeros(tree.num_sequences), np.zeros(tree.num_sequences)
+    >>> bet[tree.infoset_first[:-1] + 1], check[tree.infoset_first[:-1]] = 1.0, 1.0
+    >>> mixed = mixture_probs(tree, [bet, check], [0.25, 0.75])
+    >>> float(mixed[tree.infoset_first[0] + 1])   # player 0's first move: bet a quarter of the time
+    0.25
+    """
+    weights = mixture_weights(weights)
+    if len(member_probs) != len(weights):
+        raise ValueError(f"one weight a member: {len(member_probs)} members, {len(weights)} weights")
+    members = [np.asarray(p, np.float64) for p in member_probs]
+    for probs in members:
+        if probs.shape != (tree.num_sequences,):
+            raise ValueError(f"a policy on this tree has {tree.num_sequences} probabilities, got shape {probs.shape}")
+    sizes = np.diff(tree.infoset_first)
+    infoset_player = np.asarray(tree.infoset_player, np.int64)
+    owner = np.repeat(infoset_player, sizes)  # the player to move at each sequence's information set
+    uniform = uniform_probs(tree)
+    numerator = np.zeros(tree.num_sequences)
+    denominator = np.zeros(tree.num_infosets)
+    for w, probs in zip(weights, members):
+        if w == 0:
+            continue
+        reach = np.zeros(tree.num_infosets)
+        for player in range(tree.num_players):
+            # Player ``player`` plays this member, the others uniformly: its own reach, times a
+            # factor of the others and chance that every member shares.
+            profile = np.where(owner == player, probs, uniform)
+            mine = infoset_player == player
+            reach[mine] = infoset_reach(tree, profile)[mine]
+        denominator += w * reach
+        numerator += w * np.repeat(reach, sizes) * probs
+    average = sum(w * probs for w, probs in zip(weights, members))
+    reached = np.repeat(denominator > 0, sizes)
+    out = np.where(reached, numerator / np.where(reached, np.repeat(denominator, sizes), 1.0), average)
+    return out
