@@ -20,7 +20,7 @@ EXAMPLES = """examples:
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm mmd --steps 4096 --out mmd
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm nfsp --steps 16384 \\
       --out runs/nfsp
-  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm psro --steps 2048 \
+  elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm psro --steps 2048 \\
       --out runs/psro --set br_steps=1024 --set num_envs=16 --set rollout_steps=8
   elements-ai train elements --steps 2048 --out runs/ray --backend ray --actors 2
 
