@@ -101,6 +101,17 @@ def shipped(kind: str, game: str) -> zoo.Recipe | None:
     return entry if entry is not None and entry in zoo.shipped(kind) else None
 
 
+# The round's ``mmd`` is measured exactly on its compact tree (``families_exact.py``), not
+# judged against the shipping bar or by a learned responder.
+MEASURED_EXACTLY = ("mmd-elements-round",)
+
+
+def shipped_learned() -> list[zoo.Recipe]:
+    """The shipped learned agents the baselines judge: the ``ppo``, ``az`` and ``mmd`` networks."""
+    return [r for r in zoo.recipes().values() if r.kind in ("ppo", "az", "mmd") and r in zoo.shipped(r.kind)
+            and r.name not in MEASURED_EXACTLY]
+
+
 def trained_at(entries) -> dict[str, str | None]:
     """The commit each shipped agent was trained at, by recipe name (for a run record)."""
     listed = zoo.manifest()

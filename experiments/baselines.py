@@ -21,7 +21,7 @@ table shows (a ``--games`` run replaces only its agents' rows, and is added to t
 record's ``updates``).
 
 Writes under ``experiments/results/baselines/``: ``<game>/`` (each two-player
-tournament), ``two_player.csv`` / ``.md``, ``multiplayer.csv`` / ``.md``,
+tournament; ``<game>-mmd/`` for an ``mmd`` agent), ``two_player.csv`` / ``.md``, ``multiplayer.csv`` / ``.md``,
 ``games.csv`` (the multiplayer games), ``run.json``.
 """
 
@@ -33,7 +33,17 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import folder_name, merged, parser, results_folder, run_record, seed_of, trained_at, write_run
+from _common import (
+    folder_name,
+    merged,
+    parser,
+    results_folder,
+    run_record,
+    seed_of,
+    shipped_learned,
+    trained_at,
+    write_run,
+)
 from multiplayer import agent_result, schedule, summary
 
 import elements_ai
@@ -47,14 +57,17 @@ BARS = {"rules": 0.75, "random": 0.90}
 MULTIPLAYER = ("elements1997", "elementum")  # judged seat against rules, at every player count
 
 
-def shipped_learned() -> list[zoo.Recipe]:
-    return [r for r in zoo.recipes().values() if r.kind in ("ppo", "az") and r in zoo.shipped(r.kind)]
+def tournament_folder(entry: zoo.Recipe) -> str:
+    """The folder of an agent's round robin: the game's (``elements``), and the kind after it
+    for an ``mmd`` that shares its game with a ``ppo`` (``elements-mmd``)."""
+    name = folder_name(short_game(entry.game))
+    return name if entry.kind in ("ppo", "az") else f"{name}-{entry.kind}"
 
 
 def two_player(entry: zoo.Recipe, games: int, seed: int, workers, out, quick: bool) -> tuple[dict, pd.DataFrame]:
     agents = [entry.kind if not quick or entry.kind != "az" else "az:sims=4", "rules", "random"]
     played = tournament(entry.game, agents, games, seed=seed, workers=workers,
-                        out=out / folder_name(short_game(entry.game)), progress=not quick)
+                        out=out / tournament_folder(entry), progress=not quick)
     rated = ratings(played, seed=seed).set_index("agent")
     pairs = pairwise(played)
     row = {"recipe": entry.name, "game": entry.game, "agent": agents[0], "games_a_pairing": games, "seed": seed}
