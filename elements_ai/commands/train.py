@@ -14,9 +14,10 @@ from . import seed_value
 EXAMPLES = """examples:
   elements-ai train elements --steps 2048 --out runs/elements      the shipped agent's recipe, cut short
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --steps 2048 --out runs/small
-  elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \
+  elements-ai train "elementos(setup=standard)" --steps 2048 --out runs/elementos --set opponents=rules \\
       --set hidden=32_32
-  elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az
+  elements-ai train "elementos(setup=standard)" --algorithm az --steps 512 --out runs/az \\
+      --set imitation_steps=2048
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm mmd --steps 4096 --out mmd
   elements-ai train "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm nfsp --steps 16384 \\
       --out runs/nfsp
