@@ -175,7 +175,6 @@ def test_multiplayer_results_are_checked_in():
 
 
 def test_baselines_quick(tmp_path):
-
     _run("baselines.py", tmp_path)
     learned = _shipped_learned()
     assert learned, "no learned agent ships"
