@@ -22,6 +22,7 @@ from _common import MEASURED_EXACTLY, folder_name, parser, results_folder, run_r
 
 import elements_ai
 from elements_ai import zoo
+from elements_ai.core.params import ParameterError
 from elements_ai.eval import pairwise, tournament
 from elements_ai.eval.report import short_game
 from elements_ai.tables import provenance, write_csv
@@ -32,7 +33,10 @@ def agents_of(args) -> list[zoo.Recipe]:
     every = [r for r in zoo.shipped("mmd") if r.name not in MEASURED_EXACTLY]
     if not args.games:
         return every
-    wanted = {str(elements_ai.load_game(g)) for g in args.games}
+    try:
+        wanted = {str(elements_ai.load_game(g)) for g in args.games}
+    except ParameterError as error:
+        raise SystemExit(f"--games: {error}") from None
     picked = [r for r in every if r.game in wanted]
     if not picked:
         raise SystemExit(f"--games: no shipped mmd for {', '.join(args.games)}; shipped for: "
