@@ -113,7 +113,7 @@ def test_a_short_run_learns_a_policy_far_less_exploitable_than_random(game, eval
 @pytest.mark.slow
 def test_a_longer_run_comes_closer_to_equilibrium(game, evaluator, tmp_path):
     trainer = NFSPTrainer(game, tmp_path, NFSPConfig(**FAST), seed=12, progress=False)
-    trainer.train(1_000_000)
+    trainer.train(500_000)  # 0.53 at 300,000 steps, 0.46 at 400,000; uniform play is 1.28
     assert evaluator.evaluate(trainer.network()).exploitability < 0.5
 
 

@@ -20,7 +20,10 @@ actions, so the first term is ``alpha_t`` times the negative entropy, up to a co
 The paper anneals both with the steps ``t`` taken so far,
 ``alpha_t = eta_t = 0.05 * sqrt(10M / t)``: here ``alpha_t = alpha * sqrt(anneal_steps / t)``
 and ``kl_coef_t = kl_coef * sqrt(t / anneal_steps)`` (``kl_coef`` = 1/eta at
-``anneal_steps``; ``anneal_steps=0``: both constant). Self-play is pure: the learner
+``anneal_steps``; ``anneal_steps=0``: both constant). A run may end colder: the
+batches collected from ``cool_steps`` on learn with the magnet's weight at
+``cool_alpha`` and the learning rate at ``cool_lr``, so that the last iterate settles
+nearer the equilibrium than the warmer regularised one. Self-play is pure: the learner
 holds every seat (``self_play=1``, no fixed bots) and learns from both sides; its last
 policy, not an average, is the agent. With ``alpha=0`` and ``kl_coef=0`` it is PPO,
 step for step.
@@ -54,7 +57,7 @@ import torch
 from .net import masked_log_probs
 from .ppo import PPOConfig, PPOTrainer
 
-__all__ = ["MMDConfig", "MMDTrainer", "magnet_kl", "penalty", "schedule"]
+__all__ = ["MMDConfig", "MMDTrainer", "cooled", "learning_rate", "magnet_kl", "penalty", "schedule"]
 
 
 @dataclasses.dataclass
@@ -67,6 +70,9 @@ class MMDConfig(PPOConfig):
     entropy_coef: float = 0.0  # the magnet is the entropy bonus
     self_play: float = 1.0  # the learner holds every seat
     lr: float = 3e-4
+    cool_steps: int = 0  # batches collected from this many env steps on learn at cool_alpha, cool_lr (0: never)
+    cool_alpha: float = 0.0
+    cool_lr: float = 0.0
 
     def __post_init__(self):
         super().__post_init__()
@@ -77,18 +83,52 @@ class MMDConfig(PPOConfig):
         if int(self.anneal_steps) < 0:
             raise ValueError(f"MMDConfig.anneal_steps must be >= 0 (0: constant alpha and kl_coef), "
                              f"got {self.anneal_steps!r}")
+        if int(self.cool_steps) < 0:
+            raise ValueError(f"MMDConfig.cool_steps must be >= 0 (0: no cooling), got {self.cool_steps!r}")
+        cool_alpha = float(self.cool_alpha)
+        if not math.isfinite(cool_alpha) or cool_alpha < 0:
+            raise ValueError(f"MMDConfig.cool_alpha must be a finite number >= 0, got {self.cool_alpha!r}")
+        if self.cool_steps and not float(self.cool_lr) > 0:
+            raise ValueError(f"MMDConfig.cool_lr must be positive when cool_steps is set, got {self.cool_lr!r}")
 
 
-def schedule(config: MMDConfig, steps: int) -> tuple[float, float]:
-    """``(alpha_t, kl_coef_t)`` after ``steps`` env steps: the paper's 1/sqrt(t) annealing.
+def cooled(config: MMDConfig, batch_start: int) -> bool:
+    """Whether the update of a batch whose collection began after ``batch_start`` env steps is cooled.
+
+    Counting from the batch's first step, a run cooled from ``cool_steps`` matches the
+    uncooled run up to its checkpoint at ``cool_steps`` (or the last one before it), so
+    a run can be cooled by resuming that checkpoint with the cooling set.
+    """
+    return bool(config.cool_steps) and int(batch_start) >= config.cool_steps
+
+
+def learning_rate(config: MMDConfig, batch_start: int) -> float:
+    """The learning rate of the update of a batch begun after ``batch_start`` env steps: ``lr``, or ``cool_lr``.
+
+    >>> learning_rate(MMDConfig(lr=3e-4, cool_steps=1_000, cool_alpha=0.05, cool_lr=3e-5), 1_000)
+    3e-05
+    """
+    if cooled(config, batch_start):
+        return float(config.cool_lr)
+    return float(config.lr)
+
+
+def schedule(config: MMDConfig, steps: int, batch_start: int | None = None) -> tuple[float, float]:
+    """``(alpha_t, kl_coef_t)`` after ``steps`` env steps: the paper's 1/sqrt(t) annealing,
+    with ``alpha_t = cool_alpha`` where the batch, begun after ``batch_start`` steps
+    (default ``steps``), is cooled.
 
     >>> schedule(MMDConfig(alpha=0.05, kl_coef=20.0, anneal_steps=10_000), 2_500)
     (0.1, 10.0)
     """
     if not config.anneal_steps:
-        return float(config.alpha), float(config.kl_coef)
-    ratio = math.sqrt(config.anneal_steps / max(int(steps), 1))
-    return float(config.alpha) * ratio, float(config.kl_coef) / ratio
+        alpha, kl_coef = float(config.alpha), float(config.kl_coef)
+    else:
+        ratio = math.sqrt(config.anneal_steps / max(int(steps), 1))
+        alpha, kl_coef = float(config.alpha) * ratio, float(config.kl_coef) / ratio
+    if cooled(config, steps if batch_start is None else batch_start):
+        alpha = float(config.cool_alpha)
+    return alpha, kl_coef
 
 
 def magnet_kl(log_probs: torch.Tensor, magnet_log_probs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -124,8 +164,16 @@ class MMDTrainer(PPOTrainer):
             raise TypeError(f"MMDTrainer takes an MMDConfig, got {type(config).__name__}")
         super().__init__(game, out, config, seed, progress, backend, actors, device)
 
+    def step(self) -> dict[str, float]:
+        self._batch_start = self.env_steps
+        return super().step()
+
     def _regulariser(self, info: torch.Tensor, mask: torch.Tensor, hint: torch.Tensor | None):
-        alpha, kl_coef = schedule(self.config, self.env_steps)
+        batch_start = getattr(self, "_batch_start", self.env_steps)
+        alpha, kl_coef = schedule(self.config, self.env_steps, batch_start)
+        lr = learning_rate(self.config, batch_start)
+        for group in self.optimizer.param_groups:  # set at every update, so a resumed run cools as one would
+            group["lr"] = lr
         if alpha == 0 and kl_coef == 0:
             return None  # PPO exactly: no extra forward pass, no extra term
         with torch.no_grad():  # the policy that played the batch: the weights before this update
@@ -133,7 +181,7 @@ class MMDTrainer(PPOTrainer):
 
         def regulariser(log_probs: torch.Tensor, idx: torch.Tensor):
             loss, to_magnet, to_played = penalty(log_probs, played[idx], mask[idx], alpha, kl_coef)
-            return loss, {"alpha": alpha, "kl_coef": kl_coef, "magnet_kl": to_magnet, "step_kl": to_played}
+            return loss, {"alpha": alpha, "kl_coef": kl_coef, "lr": lr, "magnet_kl": to_magnet, "step_kl": to_played}
 
         return regulariser
 
