@@ -2,6 +2,7 @@
 
     python experiments/families_exact.py --tree /work/full.tree --runs runs/families
     python experiments/families_exact.py --quick      # a small deck, tiny runs (seconds), into a temporary folder
+    python experiments/families_exact.py --tree /work/full.tree --runs runs/families --only mmd --update
 
 On ``elements(single_round=true,hand_size=3)`` (1.93e9 nodes, 2.8e7 information
 sets; its compact tree is built once, about 18 minutes, and saved at ``--tree``) each
@@ -32,6 +33,10 @@ from the evaluation seed ``_common.EVAL_SEED``):
   simulations each, about 15 ms) would take days to read: its scores are measured
   by games (``GAMES`` a pairing, seats swapped) and its exploitability is not
   measured.
+
+``--only`` measures some agents into ``measures.json``; with ``--update`` their rows and
+curves then take the place of theirs in the tables a full run wrote, and the run is
+added to that run's record (``updates``).
 
 Writes ``families.csv``/``.md`` (one row an agent), ``curves.csv`` and
 ``curves.png`` (exploitability against training steps, and MCCFR's and CFR's against
@@ -200,7 +205,12 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     args.add_argument("--only", nargs="+", default=None,
                       choices=["random", "rules", "mccfr", "cfr", *LEARNERS, "ismcts"],
                       help="measure these agents only (into measures.json; no table written)")
+    args.add_argument("--update", action="store_true",
+                      help="with --only: put these agents' rows and curves in place of theirs in the tables "
+                           "already written (the others kept), and add this run to run.json's updates")
     options = args.parse_args(argv)
+    if options.update and not options.only:
+        args.error("--update needs --only: the agents whose rows it replaces")
     quick = options.quick
     out = results_folder(NAME, options.out, quick)
     runs = options.runs or out / "runs"
@@ -308,6 +318,11 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         saved = [(at_step[int(checkpoint.CHECKPOINT_NAME.match(path.name).group(1))], path)
                  for path in checkpoint.checkpoints(folder)]
         points = curve_points([steps for steps, _ in saved], CURVE_POINTS)
+        settings = LEARNERS[name][2]
+        if settings.get("cool_steps"):  # the last checkpoint before MMD's cooling and every one after it
+            batch = int(settings["num_envs"]) * int(settings["rollout_steps"])
+            hot = [k for k, (steps, _) in enumerate(saved) if steps - batch < int(settings["cool_steps"])]
+            points = sorted(set(points) | set(range(max(hot, default=0), len(saved))))
         for k in points:
             steps, path = saved[k]
             file = path.with_suffix(".npz")
@@ -343,14 +358,16 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             search_row[f"vs_{name}_half_width"] = float(found["return_high"] - found["mean_return"])
             print(f"{search} against {name}: {found['mean_return']:+.3f}", flush=True)
         rows.append(search_row)
-    if only:
+    if only and not options.update:
         print(markdown(pd.DataFrame(rows)) if rows else "nothing measured")
         print(f"--only: measures kept in {cache_path}; no table written")
         return pd.DataFrame(rows)
 
-    table = pd.DataFrame(rows)
+    table, curve_table = pd.DataFrame(rows), pd.DataFrame(curves)
+    previous = None
+    if options.update:
+        table, curve_table, previous = updated(out, table, curve_table, only, search)
     table.attrs["game"] = game_string
-    curve_table = pd.DataFrame(curves)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(table, out / "families.csv")
     write_csv(curve_table, out / "curves.csv")
@@ -365,10 +382,46 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         nodes=tree.num_nodes, infosets=tree.num_infosets, seconds=round(time.perf_counter() - started, 1),
         peak_resident_gb=round(peak_gb(), 2),
     )
+    if previous is not None:  # the full run stays on record; this one is one of its updates
+        record = {**previous, "updates": [*previous.get("updates", []),
+                                          {"agents": sorted(only), **{key: record[key] for key in (
+                                              "command", "learners", "seconds", "peak_resident_gb", "commit",
+                                              "machine")}}]}
     write_run(out / "run.json", record)
     print(markdown(table))
     print(f"results in {out}")
     return table
+
+
+def updated(out: Path, table: pd.DataFrame, curves: pd.DataFrame, agents: set[str], search: str):
+    """The tables under ``out`` with the rows and curve points of ``agents`` replaced by
+    this run's (``table``, ``curves``), in the order the full run wrote them, and the run
+    record they came with."""
+    paths = [out / "families.csv", out / "curves.csv", out / "run.json"]
+    missing = [str(path) for path in paths if not path.exists()]
+    if missing:
+        raise SystemExit(f"families_exact.py: --update needs a full run's tables first; missing {', '.join(missing)}")
+    names = {search if agent == "ismcts" else agent for agent in agents}
+
+    def owner(agent: str) -> str:  # "ppo (greedy)" belongs to ppo
+        return agent.split(" (")[0]
+
+    kept = pd.read_csv(paths[0])
+    merged_rows, placed = [], False
+    for _, r in kept.iterrows():
+        if owner(r["agent"]) not in names:
+            merged_rows.append(r.to_dict())
+        elif not placed:
+            merged_rows += table.to_dict("records")
+            placed = True
+    if not placed:
+        merged_rows += table.to_dict("records")
+    kept_curves = pd.read_csv(paths[1])
+    curves = pd.concat([kept_curves[~kept_curves["agent"].isin(names)], curves], ignore_index=True)
+    order = {agent: k for k, agent in enumerate(dict.fromkeys([*kept_curves["agent"], *curves["agent"]]))}
+    curves = curves.sort_values("agent", key=lambda column: column.map(order), kind="stable").reset_index(drop=True)
+    columns = list(dict.fromkeys([*kept.columns, *table.columns]))
+    return pd.DataFrame(merged_rows, columns=columns), curves, json.loads(paths[2].read_text())
 
 
 def markdown(table: pd.DataFrame) -> str:

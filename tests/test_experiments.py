@@ -389,9 +389,20 @@ def test_families_exact_quick(tmp_path):
     curves = pd.read_csv(tmp_path / "curves.csv")
     assert set(curves["agent"]) == {"mccfr", "cfr", "ppo", "mmd", "nfsp"}
     assert (curves[curves["agent"] == "cfr"]["steps"].tolist() == [1, 2, 4, 8, 16, 32, 64])
-    run = json.loads((tmp_path / "run.json").read_text())
-    assert "--quick" in run["command"] and run["seed"] == 7_000_000 and "--algorithm" in run["learners"]["mmd"]
+    written = json.loads((tmp_path / "run.json").read_text())  # the full run's record
+    assert "--quick" in written["command"] and written["seed"] == 7_000_000
+    assert "--algorithm" in written["learners"]["mmd"]
     assert (tmp_path / "curves.png").stat().st_size > 0 and "| `cfr` |" in (tmp_path / "families.md").read_text()
+    # --update puts one agent's rows and curve in place of its own; the rest and their order stay.
+    before = pd.read_csv(tmp_path / "families.csv")
+    run(tmp_path, "--only", "ppo", "--update")
+    after = pd.read_csv(tmp_path / "families.csv")
+    assert list(after["agent"]) == list(before["agent"])
+    pd.testing.assert_frame_equal(after[exact_columns], before[exact_columns])
+    assert set(pd.read_csv(tmp_path / "curves.csv")["agent"]) == {"mccfr", "cfr", "ppo", "mmd", "nfsp"}
+    record = json.loads((tmp_path / "run.json").read_text())
+    assert record["command"] == written["command"] and [u["agents"] for u in record["updates"]] == [["ppo"]]
+    assert "--update" in record["updates"][0]["command"]
 
 
 def test_full_deck_solve_stops_at_its_iterations_and_loads_a_saved_tree(tmp_path):
