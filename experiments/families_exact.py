@@ -12,7 +12,8 @@ agent's policy is read at every information set and measured exactly:
 - its **expected score** against ``rules``, ``random`` and the CFR policy: the
   expected return of a round, in points (returns span ±2), averaged over the two
   seats (``seat_profile`` + ``profile_values``: one pass over the tree, no games);
-- for each learner, its exploitability at every checkpoint its run kept (the curve).
+- for each learner, its exploitability at checkpoints spread over its run (the curve;
+  for MMD also the last one before its colder phase and every one after it).
 
 The agents and how each is made (all from ``--runs``, trained there when missing,
 from the evaluation seed ``_common.EVAL_SEED``):
@@ -383,10 +384,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         peak_resident_gb=round(peak_gb(), 2),
     )
     if previous is not None:  # the full run stays on record; this one is one of its updates
-        record = {**previous, "updates": [*previous.get("updates", []),
-                                          {"agents": sorted(only), **{key: record[key] for key in (
-                                              "command", "learners", "seconds", "peak_resident_gb", "commit",
-                                              "machine")}}]}
+        update = {key: record[key] for key in ("command", "seconds", "peak_resident_gb", "commit", "machine")}
+        update["learners"] = {name: command for name, command in record["learners"].items() if name in only}
+        record = {**previous, "updates": [*previous.get("updates", []), {"agents": sorted(only), **update}]}
     write_run(out / "run.json", record)
     print(markdown(table))
     print(f"results in {out}")
