@@ -446,11 +446,12 @@ def plot(curves: pd.DataFrame, table: pd.DataFrame, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (by_steps, by_seconds) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for agent, rows in curves.groupby("agent", sort=False):
+    for k, (agent, rows) in enumerate(curves.groupby("agent", sort=False)):
         rows = rows.sort_values("seconds")
+        style = dict(marker="o", label=agent, color=f"C{k}")  # one colour an agent in both panels
         if agent in LEARNERS:
-            by_steps.plot(rows["steps"], rows["exploitability"], marker="o", label=agent)
-        by_seconds.plot(rows["seconds"].clip(lower=1e-3), rows["exploitability"], marker="o", label=agent)
+            by_steps.plot(rows["steps"], rows["exploitability"], **style)
+        by_seconds.plot(rows["seconds"].clip(lower=1e-3), rows["exploitability"], **style)
     for r in table.itertuples():
         if r.agent in ("random", "rules"):
             for axis in (by_steps, by_seconds):
