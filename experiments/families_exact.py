@@ -215,6 +215,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     quick = options.quick
     out = results_folder(NAME, options.out, quick)
     runs = options.runs or out / "runs"
+    if options.update:
+        written_tables(out)  # before any run or measure
     game_string = QUICK if quick else FULL_DECK
     game = elements_ai.load_game(game_string)
     seed = seed_of(options)
@@ -393,14 +395,20 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     return table
 
 
-def updated(out: Path, table: pd.DataFrame, curves: pd.DataFrame, agents: set[str], search: str):
-    """The tables under ``out`` with the rows and curve points of ``agents`` replaced by
-    this run's (``table``, ``curves``), in the order the full run wrote them, and the run
-    record they came with."""
+def written_tables(out: Path) -> list[Path]:
+    """The tables and record a full run wrote under ``out`` (``SystemExit`` if one is missing)."""
     paths = [out / "families.csv", out / "curves.csv", out / "run.json"]
     missing = [str(path) for path in paths if not path.exists()]
     if missing:
         raise SystemExit(f"families_exact.py: --update needs a full run's tables first; missing {', '.join(missing)}")
+    return paths
+
+
+def updated(out: Path, table: pd.DataFrame, curves: pd.DataFrame, agents: set[str], search: str):
+    """The tables under ``out`` with the rows and curve points of ``agents`` replaced by
+    this run's (``table``, ``curves``), in the order the full run wrote them, and the run
+    record they came with."""
+    paths = written_tables(out)
     names = {search if agent == "ismcts" else agent for agent in agents}
 
     def owner(agent: str) -> str:  # "ppo (greedy)" belongs to ppo

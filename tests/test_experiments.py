@@ -405,6 +405,19 @@ def test_families_exact_quick(tmp_path):
     assert "--update" in record["updates"][0]["command"]
 
 
+def test_families_exact_update_is_refused_without_agents_or_tables(tmp_path):
+    def run(*extra):
+        return subprocess.run([sys.executable, str(EXPERIMENTS / "families_exact.py"), "--quick", "--out",
+                               str(tmp_path / "out"), "--runs", str(tmp_path / "runs"), *extra],
+                              capture_output=True, text=True, timeout=600)
+
+    alone = run("--update")
+    assert alone.returncode == 2 and "--update needs --only" in alone.stderr
+    first = run("--only", "rules", "--update")  # no full run's tables to update
+    assert first.returncode == 1 and "--update needs a full run's tables first" in first.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "runs").exists()  # refused before any work
+
+
 def test_full_deck_solve_stops_at_its_iterations_and_loads_a_saved_tree(tmp_path):
     from elements_ai.solvers.compact.file import save_compact
 
