@@ -405,6 +405,27 @@ def test_families_exact_quick(tmp_path):
     assert "--update" in record["updates"][0]["command"]
 
 
+def test_mixture_exact_quick(tmp_path):
+    """A tiny run's checkpoints, each and mixed, measured exactly, and a choice of fewer
+    than two checkpoints refused. Exploitability is convex in each seat's mixed strategy:
+    the mixture is at most its members' mean."""
+    result = subprocess.run([sys.executable, str(EXPERIMENTS / "mixture_exact.py"), "--quick", "--out",
+                             str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    table = pd.read_csv(tmp_path / "mixture.csv")
+    members, mixture = table.iloc[:-1], table.iloc[-1]
+    assert len(members) == 4 and mixture["policy"] == "mixture of the 4"
+    assert list(members["steps"]) == [1024, 2048, 3072, 4096] and table["exploitability"].between(0, 2).all()
+    assert mixture["exploitability"] <= members["exploitability"].mean() + 1e-9
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert "--quick" in run["command"] and run["after"] == 0 and run["algorithm"] == "mmd"
+    assert "| mixture of the 4 |" in (tmp_path / "mixture.md").read_text()
+    refused = subprocess.run([sys.executable, str(EXPERIMENTS / "mixture_exact.py"), "--run", str(tmp_path / "run"),
+                              "--after", "3072", "--out", str(tmp_path / "no")], capture_output=True, text=True,
+                             timeout=300)
+    assert refused.returncode == 2 and "a mixture needs two" in refused.stderr and not (tmp_path / "no").exists()
+
+
 def test_families_exact_update_is_refused_without_agents_or_tables(tmp_path):
     def run(*extra):
         return subprocess.run([sys.executable, str(EXPERIMENTS / "families_exact.py"), "--quick", "--out",

@@ -16,7 +16,7 @@ from elements_ai.agents.network import Network
 from elements_ai.cli import main
 from elements_ai.selfplay.ppo import LEARNER, Collector, PPOConfig
 from elements_ai.selfplay.psro import PSROConfig, PSROTrainer, meta_nash
-from elements_ai.solvers import build_tree, evaluate_probs
+from elements_ai.solvers import build_compact, build_tree, evaluate_compact, evaluate_probs
 from elements_ai.solvers.agents import bot_policy
 from elements_ai.solvers.mixture import mixture_probs
 
@@ -157,6 +157,19 @@ def test_the_psro_bot_plays_the_exact_mixture(short_run):
     spec = f"psro:ckpt={trainer.out}"
     mixed = trainer.mixture()
     assert np.abs(bot_policy(tree, spec) - mixed).max() < 1e-6  # read exactly, through the members
+    # On the compact tree too, through its own reach: the same mixture, information set by information set.
+    compact = build_compact(game)
+    on_compact = bot_policy(compact, spec)
+
+    def by_key(t, probs):
+        return {(int(k[0]), int(k[1])): probs[t.infoset_first[i]:t.infoset_first[i + 1]]
+                for i, k in enumerate(t.keys)}
+
+    flat_rows, compact_rows = by_key(tree, mixed), by_key(compact, on_compact)
+    assert flat_rows.keys() == compact_rows.keys()
+    assert max(float(np.abs(flat_rows[k] - compact_rows[k]).max()) for k in flat_rows) < 1e-6
+    assert evaluate_compact(compact, on_compact).exploitability == pytest.approx(
+        evaluate_probs(tree, mixed).exploitability, abs=1e-6)
     bots = [make_bot(spec, game, player, seed=player) for player in range(2)]
     choices = np.flatnonzero(np.diff(tree.infoset_first) > 1)
     for infoset in choices[:: len(choices) // 12]:

@@ -156,8 +156,8 @@ def bot_policy(
     flat or a compact tree).
 
     One bot per seat (seeded ``seed + player``) is asked at one state of every
-    information set. A ``psro`` bot on a flat tree is the exact mixture of its
-    members (``mixture.mixture_probs``). A network bot (``ppo``, or any bot class derived from
+    information set. A ``psro`` bot is the exact mixture of its members
+    (``mixture.mixture_probs``). A network bot (``ppo``, or any bot class derived from
     ``PPOBot`` that plays as it does) is read exactly and in batches:
     ``network_probs``; one that overrides ``played_policy`` is read from it. Bots in
     ``EXACT_BOTS`` give their action distribution (``get_policy``), and any other bot
@@ -172,7 +172,7 @@ def bot_policy(
     bot_name = parse_spec(spec)[0].name
     game = tree.game
     bots = [make_bot(spec, game, player, seed + player) for player in range(tree.num_players)]
-    if not isinstance(tree, CompactTree) and all(type(bot) is PSROBot for bot in bots):
+    if all(type(bot) is PSROBot for bot in bots):
         from .mixture import mixture_probs
 
         members = [bot_policy(tree, member, samples, seed, progress, batch) for member in bots[0].member_specs]

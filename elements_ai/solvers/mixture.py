@@ -11,8 +11,10 @@ where ``x_k(I)`` is the probability of ``p``'s own moves on the way to ``I`` und
 member ``k``: the posterior over the members, given what ``p`` has played so far. The
 others' and chance's part of the reach of ``I`` is the same for every member, so the
 reach with ``p`` playing member ``k`` and everyone else uniformly stands in for
-``x_k(I)`` (the factor cancels). Where no member reaches ``I``, ``pi(I)`` is the
-weighted average of the members' policies.
+``x_k(I)`` (the factor cancels). On a compact tree ``x_k(I)`` itself is read off the
+chain of ``p``'s own earlier moves (``infoset_parent``): no pass over the nodes, so a
+mixture on the two-billion-node round costs its members' policies and little more.
+Where no member reaches ``I``, ``pi(I)`` is the weighted average of the members' policies.
 
 >>> import pyspiel
 >>> from elements_ai.solvers import build_tree, evaluate_probs, uniform_probs
@@ -24,12 +26,14 @@ True
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from .best_response import infoset_reach, uniform_probs
+from .compact import CompactTree
 from .flat import Tree
 
-__all__ = ["mixture_probs", "mixture_weights"]
+__all__ = ["mixture_probs", "mixture_weights", "own_reach"]
 
 
 def mixture_weights(weights) -> np.ndarray:
@@ -45,8 +49,35 @@ def mixture_weights(weights) -> np.ndarray:
     return weights / weights.sum()
 
 
-def mixture_probs(tree: Tree, member_probs: list[np.ndarray], weights) -> np.ndarray:
-    """The behavioural policy (one probability per sequence of the flat ``tree``) that
+@nb.njit(cache=True)
+def _own_reach(infoset_parent, infoset_parent_infoset, probs, out):
+    """The probability of each information set's player's own moves on the way to it."""
+    for infoset in range(out.shape[0]):
+        reach = 1.0
+        at = infoset
+        while infoset_parent[at] >= 0:
+            reach *= probs[infoset_parent[at]]
+            at = infoset_parent_infoset[at]
+        out[infoset] = reach
+
+
+def own_reach(tree: CompactTree, probs: np.ndarray) -> np.ndarray:
+    """Each information set's own reach under ``probs`` (one probability per sequence of
+    the compact ``tree``): the product of its player's earlier move probabilities.
+
+    >>> import elements_ai
+    >>> from elements_ai.solvers import build_compact
+    >>> tree = build_compact(elements_ai.load_game("elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"))
+    >>> float(own_reach(tree, uniform_probs(tree)).max())   # a first move is reached by its player for sure
+    1.0
+    """
+    out = np.empty(tree.num_infosets)
+    _own_reach(tree.infoset_parent, tree.infoset_parent_infoset, np.asarray(probs, np.float64), out)
+    return out
+
+
+def mixture_probs(tree: Tree | CompactTree, member_probs: list[np.ndarray], weights) -> np.ndarray:
+    """The behavioural policy (one probability per sequence of the flat or compact ``tree``) that
     plays as the mixed strategy "member ``k`` with probability ``weights[k]``", each
     member a policy of every seat (``member_probs[k]``, one probability per sequence).
 
@@ -68,20 +99,25 @@ def mixture_probs(tree: Tree, member_probs: list[np.ndarray], weights) -> np.nda
             raise ValueError(f"a policy on this tree has {tree.num_sequences} probabilities, got shape {probs.shape}")
     sizes = np.diff(tree.infoset_first)
     infoset_player = np.asarray(tree.infoset_player, np.int64)
-    owner = np.repeat(infoset_player, sizes)  # the player to move at each sequence's information set
-    uniform = uniform_probs(tree)
+    compact = isinstance(tree, CompactTree)
+    if not compact:
+        owner = np.repeat(infoset_player, sizes)  # the player to move at each sequence's information set
+        uniform = uniform_probs(tree)
     numerator = np.zeros(tree.num_sequences)
     denominator = np.zeros(tree.num_infosets)
     for w, probs in zip(weights, members):
         if w == 0:
             continue
-        reach = np.zeros(tree.num_infosets)
-        for player in range(tree.num_players):
-            # Player ``player`` plays this member, the others uniformly: its own reach, times a
-            # factor of the others and chance that every member shares.
-            profile = np.where(owner == player, probs, uniform)
-            mine = infoset_player == player
-            reach[mine] = infoset_reach(tree, profile)[mine]
+        if compact:
+            reach = own_reach(tree, probs)
+        else:
+            reach = np.zeros(tree.num_infosets)
+            for player in range(tree.num_players):
+                # Player ``player`` plays this member, the others uniformly: its own reach, times a
+                # factor of the others and chance that every member shares.
+                profile = np.where(owner == player, probs, uniform)
+                mine = infoset_player == player
+                reach[mine] = infoset_reach(tree, profile)[mine]
         denominator += w * reach
         numerator += w * np.repeat(reach, sizes) * probs
     average = sum(w * probs for w, probs in zip(weights, members))
