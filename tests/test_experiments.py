@@ -174,6 +174,7 @@ def test_multiplayer_results_are_checked_in():
     assert (folder / "multiplayer.png").exists() and (folder / "multiplayer.md").exists()
 
 
+@pytest.mark.slow
 def test_baselines_quick(tmp_path):
     _run("baselines.py", tmp_path)
     learned = _shipped_learned()
@@ -405,6 +406,7 @@ def test_families_exact_quick(tmp_path):
     assert "--update" in record["updates"][0]["command"]
 
 
+@pytest.mark.slow
 def test_mixture_exact_quick(tmp_path):
     """A tiny run's checkpoints, each and mixed, measured exactly, and a choice of fewer
     than two checkpoints refused. Exploitability is convex in each seat's mixed strategy:

@@ -252,6 +252,7 @@ def _exploitability(small_tree, folder) -> float:
     return evaluate_probs(tree, out).exploitability
 
 
+@pytest.mark.slow
 def test_a_short_run_is_far_less_exploitable_than_random(small_tree, tmp_path):
     _, tree, *_ = small_tree
     uniform = evaluate_probs(tree, bot_policy(tree, "random")).exploitability

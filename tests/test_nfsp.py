@@ -99,6 +99,7 @@ def test_the_exact_evaluator_reads_the_network_as_the_bot_plays_it(game, evaluat
     assert evaluator.evaluate(network).exploitability != evaluate_probs(tree, uniform_probs(tree)).exploitability
 
 
+@pytest.mark.slow
 def test_a_short_run_learns_a_policy_far_less_exploitable_than_random(game, evaluator, tmp_path):
     trainer = NFSPTrainer(game, tmp_path, NFSPConfig(**FAST), seed=11, progress=False)
     before = evaluator.evaluate(trainer.network()).exploitability

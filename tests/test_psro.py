@@ -121,6 +121,7 @@ def short_run(tmp_path_factory):
     return trainer
 
 
+@pytest.mark.slow
 def test_a_short_run_grows_best_responses_and_its_mixture_is_the_meta_nash(short_run):
     trainer = short_run
     tree, w, payoffs = trainer.tree, trainer.weights, trainer.payoffs
@@ -151,6 +152,7 @@ def test_a_short_run_grows_best_responses_and_its_mixture_is_the_meta_nash(short
     assert min(exploitability[-2:]) < 1.0 and min(exploitability[2:]) < exploitability[1], exploitability
 
 
+@pytest.mark.slow
 def test_the_psro_bot_plays_the_exact_mixture(short_run):
     trainer = short_run
     game, tree = trainer.game, trainer.tree
