@@ -65,7 +65,10 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     out = results_folder(NAME, options.out, quick)
     run = quick_run(out / "run") if quick else options.run
     game_string = QUICK if quick else options.game
-    game = elements_ai.load_game(game_string)
+    try:
+        game = elements_ai.load_game(game_string)
+    except ValueError as error:
+        args.error(str(error))
     seed = seed_of(options)
     measured_with = provenance()
     started = time.perf_counter()
@@ -78,6 +81,10 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     chosen = [(steps, path) for steps, path in saved if steps > options.after]
     if len(chosen) < 2:
         args.error(f"{run} holds {len(chosen)} checkpoint(s) after {options.after:,} steps: a mixture needs two")
+    try:  # a run of another game is refused before the tree is built (minutes on the full deck)
+        make_bot(f"{algorithm}:ckpt={chosen[0][1]}", game, 0, seed)
+    except ValueError as error:
+        args.error(str(error))
 
     if options.tree is not None and options.tree.is_file():
         tree = load_compact(options.tree, game)

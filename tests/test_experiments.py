@@ -426,6 +426,11 @@ def test_mixture_exact_quick(tmp_path):
                               "--after", "3072", "--out", str(tmp_path / "no")], capture_output=True, text=True,
                              timeout=300)
     assert refused.returncode == 2 and "a mixture needs two" in refused.stderr and not (tmp_path / "no").exists()
+    for extra, message in ((["--game", "elements(hand_size=99)"], "hand_size"), ([], "was trained for")):
+        wrong = subprocess.run([sys.executable, str(EXPERIMENTS / "mixture_exact.py"), "--run", str(tmp_path / "run"),
+                                "--out", str(tmp_path / "no"), *extra], capture_output=True, text=True, timeout=300)
+        assert wrong.returncode == 2 and message in wrong.stderr and "Traceback" not in wrong.stderr, wrong.stderr
+    assert not (tmp_path / "no").exists()  # the full deck's run refused before its tree is built
 
 
 def test_families_exact_update_is_refused_without_agents_or_tables(tmp_path):
