@@ -8,13 +8,11 @@ player ``p``,
     pi(I) = sum_k w_k x_k(I) pi_k(I) / sum_k w_k x_k(I),
 
 where ``x_k(I)`` is the probability of ``p``'s own moves on the way to ``I`` under
-member ``k``: the posterior over the members, given what ``p`` has played so far. The
-others' and chance's part of the reach of ``I`` is the same for every member, so the
-reach with ``p`` playing member ``k`` and everyone else uniformly stands in for
-``x_k(I)`` (the factor cancels). On a compact tree ``x_k(I)`` itself is read off the
-chain of ``p``'s own earlier moves (``infoset_parent``): no pass over the nodes, so a
-mixture on the two-billion-node round costs its members' policies and little more.
-Where no member reaches ``I``, ``pi(I)`` is the weighted average of the members' policies.
+member ``k``: the posterior over the members, given what ``p`` has played so far. It
+is read off the chain of ``p``'s earlier moves (``infoset_parent``), on the flat and
+the compact tree alike: no pass over the nodes, so a mixture on the two-billion-node
+round costs its members' policies and little more. Where no member reaches ``I``,
+``pi(I)`` is the weighted average of the members' policies.
 
 >>> import pyspiel
 >>> from elements_ai.solvers import build_tree, evaluate_probs, uniform_probs
@@ -29,7 +27,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .best_response import infoset_reach, uniform_probs
 from .compact import CompactTree
 from .flat import Tree
 
@@ -61,18 +58,22 @@ def _own_reach(infoset_parent, infoset_parent_infoset, probs, out):
         out[infoset] = reach
 
 
-def own_reach(tree: CompactTree, probs: np.ndarray) -> np.ndarray:
+def own_reach(tree: Tree | CompactTree, probs: np.ndarray) -> np.ndarray:
     """Each information set's own reach under ``probs`` (one probability per sequence of
-    the compact ``tree``): the product of its player's earlier move probabilities.
+    the flat or compact ``tree``): the product of its player's earlier move probabilities.
 
     >>> import elements_ai
-    >>> from elements_ai.solvers import build_compact
+    >>> from elements_ai.solvers import build_compact, uniform_probs
     >>> tree = build_compact(elements_ai.load_game("elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"))
     >>> float(own_reach(tree, uniform_probs(tree)).max())   # a first move is reached by its player for sure
     1.0
     """
+    if isinstance(tree, CompactTree):
+        parent_infoset = tree.infoset_parent_infoset
+    else:  # the flat tree keeps each sequence's information set
+        parent_infoset = tree.sequence_infoset[np.maximum(tree.infoset_parent, 0)]
     out = np.empty(tree.num_infosets)
-    _own_reach(tree.infoset_parent, tree.infoset_parent_infoset, np.asarray(probs, np.float64), out)
+    _own_reach(tree.infoset_parent, parent_infoset, np.asarray(probs, np.float64), out)
     return out
 
 
@@ -98,26 +99,12 @@ def mixture_probs(tree: Tree | CompactTree, member_probs: list[np.ndarray], weig
         if probs.shape != (tree.num_sequences,):
             raise ValueError(f"a policy on this tree has {tree.num_sequences} probabilities, got shape {probs.shape}")
     sizes = np.diff(tree.infoset_first)
-    infoset_player = np.asarray(tree.infoset_player, np.int64)
-    compact = isinstance(tree, CompactTree)
-    if not compact:
-        owner = np.repeat(infoset_player, sizes)  # the player to move at each sequence's information set
-        uniform = uniform_probs(tree)
     numerator = np.zeros(tree.num_sequences)
     denominator = np.zeros(tree.num_infosets)
     for w, probs in zip(weights, members):
         if w == 0:
             continue
-        if compact:
-            reach = own_reach(tree, probs)
-        else:
-            reach = np.zeros(tree.num_infosets)
-            for player in range(tree.num_players):
-                # Player ``player`` plays this member, the others uniformly: its own reach, times a
-                # factor of the others and chance that every member shares.
-                profile = np.where(owner == player, probs, uniform)
-                mine = infoset_player == player
-                reach[mine] = infoset_reach(tree, profile)[mine]
+        reach = own_reach(tree, probs)
         denominator += w * reach
         numerator += w * np.repeat(reach, sizes) * probs
     average = sum(w * probs for w, probs in zip(weights, members))
