@@ -131,6 +131,20 @@ def results_folder(name: str, out: pathlib.Path | None, quick: bool) -> pathlib.
     return HERE / "results" / name
 
 
+def compact_tree(game, path: pathlib.Path | None, progress: bool):
+    """The compact tree of ``game``: loaded from ``path`` if the file exists, else built
+    (with a progress bar if ``progress``) and saved there when ``path`` is given."""
+    from elements_ai.solvers import build_compact
+    from elements_ai.solvers.compact.file import load_compact, save_compact
+
+    if path is not None and path.is_file():
+        return load_compact(path, game)
+    tree = build_compact(game, progress=progress)
+    if path is not None:
+        save_compact(tree, path)
+    return tree
+
+
 def folder_name(game: str) -> str:
     """A folder name for a game string: ``elements(single_round=true)`` → ``elements-single_round=true``."""
     return game.replace("(", "-").replace(")", "").replace(",", "-")

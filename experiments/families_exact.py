@@ -58,7 +58,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import EVAL_SEED, parser, results_folder, run_record, seed_of, write_run
+from _common import EVAL_SEED, compact_tree, parser, results_folder, run_record, seed_of, write_run
 
 import elements_ai
 from elements_ai import zoo
@@ -66,9 +66,8 @@ from elements_ai.agents import make_bot
 from elements_ai.eval import pairwise, tournament
 from elements_ai.files import atomic_write
 from elements_ai.selfplay import checkpoint
-from elements_ai.solvers import build_compact, evaluate_compact, profile_values, seat_profile, uniform_probs
+from elements_ai.solvers import evaluate_compact, profile_values, seat_profile, uniform_probs
 from elements_ai.solvers.agents import network_probs, rules_probs
-from elements_ai.solvers.compact.file import load_compact, save_compact
 from elements_ai.solvers.compact.values import compact_probs
 from elements_ai.solvers.mccfr import MCCFRSolver
 from elements_ai.solvers.policy import load_policy
@@ -223,14 +222,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     measured_with = provenance()
     started = time.perf_counter()
 
-    if quick:
-        tree = build_compact(game)
-    elif options.tree is not None and options.tree.is_file():
-        tree = load_compact(options.tree, game)
-    else:
-        tree = build_compact(game, progress=True)
-        if options.tree is not None:
-            save_compact(tree, options.tree)
+    tree = compact_tree(game, None if quick else options.tree, progress=not quick)
     print(f"{game}: {tree.describe()}", flush=True)
 
     only = set(options.only or [])

@@ -25,14 +25,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import EVAL_SEED, parser, results_folder, run_record, seed_of, write_run
+from _common import EVAL_SEED, compact_tree, parser, results_folder, run_record, seed_of, write_run
 
 import elements_ai
 from elements_ai.agents import make_bot
+from elements_ai.agents.network import Network
 from elements_ai.selfplay import checkpoint
-from elements_ai.solvers import build_compact, evaluate_compact
+from elements_ai.solvers import evaluate_compact
 from elements_ai.solvers.agents import network_probs
-from elements_ai.solvers.compact.file import load_compact, save_compact
 from elements_ai.solvers.mixture import mixture_probs
 from elements_ai.tables import provenance, write_csv
 
@@ -53,15 +53,15 @@ def quick_run(folder: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     args = parser(NAME, __doc__.split("\n\n")[0])
-    args.add_argument("--run", type=Path, default=None, help="the learner's run folder (its checkpoints and log.csv)")
+    args.add_argument("--run", type=Path, default=None, help="the learner's run folder (its checkpoints)")
     args.add_argument("--after", type=int, default=0, help="take the checkpoints saved after this many steps")
     args.add_argument("--game", default=FULL_DECK, help=f"the game the run learnt (default {FULL_DECK})")
     args.add_argument("--tree", type=Path, default=None,
                       help="the game's compact tree: loaded if the file exists, else built and saved there")
     options = args.parse_args(argv)
     quick = options.quick
-    if not quick and (options.run is None or not (options.run / "log.csv").is_file()):
-        args.error(f"--run must name a learner's run folder with a log.csv; got {options.run}")
+    if not quick and (options.run is None or not options.run.is_dir()):
+        args.error(f"--run must name a learner's run folder; got {options.run}")
     out = results_folder(NAME, options.out, quick)
     run = quick_run(out / "run") if quick else options.run
     game_string = QUICK if quick else options.game
@@ -73,25 +73,19 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     measured_with = provenance()
     started = time.perf_counter()
 
-    log = pd.read_csv(run / "log.csv")
-    at_step = dict(zip(log["iteration"], log["env_steps"]))
-    algorithm = str(log["algorithm"].iloc[0]) if "algorithm" in log else "mmd"
-    saved = [(int(at_step[int(checkpoint.CHECKPOINT_NAME.match(path.name).group(1))]), path.with_suffix(".npz"))
+    # Each checkpoint's network records the algorithm that trained it and its steps.
+    saved = [(Network.load(path.with_suffix(".npz")).meta, path.with_suffix(".npz"))
              for path in checkpoint.checkpoints(run)]
-    chosen = [(steps, path) for steps, path in saved if steps > options.after]
+    chosen = [(int(meta["env_steps"]), path) for meta, path in saved if int(meta["env_steps"]) > options.after]
     if len(chosen) < 2:
         args.error(f"{run} holds {len(chosen)} checkpoint(s) after {options.after:,} steps: a mixture needs two")
+    algorithm = str(saved[-1][0]["algorithm"])
     try:  # a run of another game is refused before the tree is built (minutes on the full deck)
         make_bot(f"{algorithm}:ckpt={chosen[0][1]}", game, 0, seed)
     except ValueError as error:
         args.error(str(error))
 
-    if options.tree is not None and options.tree.is_file():
-        tree = load_compact(options.tree, game)
-    else:
-        tree = build_compact(game, progress=not quick)
-        if options.tree is not None:
-            save_compact(tree, options.tree)
+    tree = compact_tree(game, options.tree, progress=not quick)
     print(f"{game}: {tree.describe()}", flush=True)
 
     rows, members = [], []
