@@ -214,8 +214,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     quick = options.quick
     out = results_folder(NAME, options.out, quick)
     runs = options.runs or out / "runs"
-    if options.update:
-        written_tables(out)  # before any run or measure
+    tables = written_tables(out) if options.update else None  # checked before any run or measure
     game_string = QUICK if quick else FULL_DECK
     game = elements_ai.load_game(game_string)
     seed = seed_of(options)
@@ -361,7 +360,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     table, curve_table = pd.DataFrame(rows), pd.DataFrame(curves)
     previous = None
     if options.update:
-        table, curve_table, previous = updated(out, table, curve_table, only, search)
+        table, curve_table, previous = updated(tables, table, curve_table, only, search)
     table.attrs["game"] = game_string
     out.mkdir(parents=True, exist_ok=True)
     write_csv(table, out / "families.csv")
@@ -396,11 +395,10 @@ def written_tables(out: Path) -> list[Path]:
     return paths
 
 
-def updated(out: Path, table: pd.DataFrame, curves: pd.DataFrame, agents: set[str], search: str):
-    """The tables under ``out`` with the rows and curve points of ``agents`` replaced by
-    this run's (``table``, ``curves``), in the order the full run wrote them, and the run
-    record they came with."""
-    paths = written_tables(out)
+def updated(paths: list[Path], table: pd.DataFrame, curves: pd.DataFrame, agents: set[str], search: str):
+    """The tables at ``paths`` (``written_tables``) with the rows and curve points of
+    ``agents`` replaced by this run's (``table``, ``curves``), in the order the full run
+    wrote them, and the run record they came with."""
     names = {search if agent == "ismcts" else agent for agent in agents}
 
     def owner(agent: str) -> str:  # "ppo (greedy)" belongs to ppo
