@@ -12,14 +12,17 @@ import torch  # the selfplay extra, which the test command installs
 import elements_ai
 from elements_ai.agents import make_bot
 from elements_ai.agents.netbots import load_network
+from elements_ai.agents.network import Network
 from elements_ai.cli import main
 from elements_ai.core.params import ParameterError
 from elements_ai.selfplay import checkpoint
 from elements_ai.selfplay.mmd import MMDConfig, MMDTrainer, learning_rate, penalty, schedule
 from elements_ai.selfplay.net import masked_log_probs
 from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
+from elements_ai.selfplay.recipes import train
 from elements_ai.solvers import build_tree, evaluate_probs
 from elements_ai.solvers.agents import bot_policy
+from elements_ai.zoo import Recipe
 
 SMALL = "elements(deck=1_2_3_6_6_6,hand_size=2,single_round=true)"
 TINY = dict(num_envs=16, rollout_steps=8, hidden=(32,), eval_every=0, checkpoint_every=2, snapshot_every=1)
@@ -147,6 +150,48 @@ def test_a_cooled_run_matches_a_hot_one_until_cooling_and_resumes_across_it(tmp_
     resumed = MMDTrainer(game, tmp_path / "stopped", progress=False)
     resumed.train(steps=512)
     assert _same(_weights(runs["cooled"]), _weights(resumed))
+
+
+def test_the_agent_is_the_mean_of_the_weights_from_average_from_on_and_resumes_so(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    plain = MMDConfig(**TINY, alpha=0.3, anneal_steps=0, cool_steps=256, cool_alpha=0.05, cool_lr=1e-4)
+    averaging = dataclasses.replace(plain, average_from=256)
+    learner = MMDTrainer(game, tmp_path / "plain", plain, seed=5, progress=False)
+    after = []  # the learner's weights after each update
+    while learner.env_steps < 512:
+        learner.step()
+        after.append(_weights(learner))
+    run = MMDTrainer(game, tmp_path / "averaged", averaging, seed=5, progress=False)
+    run.train(steps=512)
+    assert _same(_weights(run), after[-1])  # averaging leaves the learner alone
+    # 128 env steps an update: the batches begun at 256 and 384 are averaged.
+    assert run.averaged == 2 and [row.get("averaged") for row in run.log] == [None, None, 1, 2]
+    for name, mean in run.mean_weights.items():
+        torch.testing.assert_close(mean, (after[2][name] + after[3][name]) / 2, rtol=1e-6, atol=1e-7)
+    assert not _same(run.mean_weights, after[-1])
+    # The network file is the mean: what the mmd bot plays.
+    network, _ = load_network(str(tmp_path / "averaged"), game, "mmd")
+    np.testing.assert_array_equal(network.policy[0], run.mean_weights["policy.weight"].numpy().T)
+    assert network.meta["averaged"] == 2 and network.meta["average_from"] == 256
+    # Stopped inside the averaging and resumed, the mean is the straight run's.
+    MMDTrainer(game, tmp_path / "stopped", averaging, seed=5, progress=False).train(steps=384)
+    resumed = MMDTrainer(game, tmp_path / "stopped", progress=False)
+    assert resumed.averaged == 1
+    resumed.train(steps=512)
+    assert _same(resumed.mean_weights, run.mean_weights) and _same(_weights(resumed), _weights(run))
+    with pytest.raises(ValueError, match="average_from must be >= 0"):
+        MMDConfig(average_from=-1)
+
+
+def test_a_recipe_that_averages_ships_the_mean_of_the_weights(tmp_path):
+    entry = Recipe("mmd-test", "mmd", "mmd", SMALL, 512, 5, dict(TINY, alpha=0.3, anneal_steps=0, average_from=256),
+                   {}, "a test")
+    train(entry, tmp_path, progress=False)
+    shipped = Network.load(tmp_path / entry.file)
+    run = MMDTrainer(elements_ai.load_game(SMALL), tmp_path / entry.name, progress=False)  # resumed: the mean too
+    np.testing.assert_array_equal(shipped.policy[0], run.mean_weights["policy.weight"].numpy().T)
+    assert not np.array_equal(shipped.policy[0], run.net.state_dict()["policy.weight"].numpy().T)
+    assert shipped.meta["averaged"] == 2 and shipped.meta["recipe"] == "mmd-test"
 
 
 # --- the trainer ---------------------------------------------------------------------------------

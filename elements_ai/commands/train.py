@@ -38,7 +38,8 @@ Running it again with the same --out resumes the run from its latest checkpoint.
 MMD (magnetic mirror descent) is PPO in pure self-play with a magnet: its last policy
 approaches a Nash equilibrium of a two-player zero-sum game; --set alpha=, kl_coef=,
 anneal_steps= set its temperature and mirror-descent step and their schedule, and
-cool_steps=, cool_alpha=, cool_lr= a colder, slower last phase. NFSP
+cool_steps=, cool_alpha=, cool_lr= a colder, slower last phase, and average_from= the
+step from which the agent is the mean of the learner's weights. NFSP
 (neural fictitious self-play) learns a best response and the average of its play, whose
 average policy approaches one. PSRO (policy-space response oracles) trains a PPO best
 response (--set br_steps=, steps each) to the Nash mixture of the population so far,

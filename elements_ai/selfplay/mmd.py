@@ -24,9 +24,13 @@ and ``kl_coef_t = kl_coef * sqrt(t / anneal_steps)`` (``kl_coef`` = 1/eta at
 batches collected from ``cool_steps`` on learn with the magnet's weight at
 ``cool_alpha`` and the learning rate at ``cool_lr``, so that the last iterate settles
 nearer the equilibrium than the warmer regularised one. Self-play is pure: the learner
-holds every seat (``self_play=1``, no fixed bots) and learns from both sides; its last
-policy, not an average, is the agent. With ``alpha=0`` and ``kl_coef=0`` it is PPO,
-step for step.
+holds every seat (``self_play=1``, no fixed bots) and learns from both sides. Its last
+policy is the agent, or, from ``average_from`` steps on, the running mean of its
+weights after each update (Polyak averaging, as stochastic weight averaging does:
+Izmailov et al., UAI 2018): a cooled learner wanders about a less exploitable policy,
+and the mean of its weights lands nearer it than the iterates do. The learner goes on
+from its own weights; only the network file (what the ``mmd`` bot plays) is the mean.
+With ``alpha=0`` and ``kl_coef=0`` it is PPO, step for step.
 
 The defaults are the paper's schedule (``alpha=0.05``, ``kl_coef=20``, ``anneal_steps``
 10M); the rest is PPO's defaults here rather than RLlib's (learning rate 3e-4, not
@@ -54,10 +58,11 @@ import math
 
 import torch
 
+from ..agents.network import Network
 from .net import masked_log_probs
 from .ppo import PPOConfig, PPOTrainer
 
-__all__ = ["MMDConfig", "MMDTrainer", "cooled", "learning_rate", "magnet_kl", "penalty", "schedule"]
+__all__ = ["MMDConfig", "MMDTrainer", "averaged", "cooled", "learning_rate", "magnet_kl", "penalty", "schedule"]
 
 
 @dataclasses.dataclass
@@ -73,6 +78,7 @@ class MMDConfig(PPOConfig):
     cool_steps: int = 0  # batches collected from this many env steps on learn at cool_alpha, cool_lr (0: never)
     cool_alpha: float = 0.0
     cool_lr: float = 0.0
+    average_from: int = 0  # batches collected from this many env steps on enter the agent's mean weights (0: never)
 
     def __post_init__(self):
         super().__post_init__()
@@ -83,6 +89,9 @@ class MMDConfig(PPOConfig):
         if int(self.anneal_steps) < 0:
             raise ValueError(f"MMDConfig.anneal_steps must be >= 0 (0: constant alpha and kl_coef), "
                              f"got {self.anneal_steps!r}")
+        if int(self.average_from) < 0:
+            raise ValueError(f"MMDConfig.average_from must be >= 0 (0: the agent is the last iterate), "
+                             f"got {self.average_from!r}")
         if int(self.cool_steps) < 0:
             raise ValueError(f"MMDConfig.cool_steps must be >= 0 (0: no cooling), got {self.cool_steps!r}")
         cool_alpha = float(self.cool_alpha)
@@ -100,6 +109,17 @@ def cooled(config: MMDConfig, batch_start: int) -> bool:
     a run can be cooled by resuming that checkpoint with the cooling set.
     """
     return bool(config.cool_steps) and int(batch_start) >= config.cool_steps
+
+
+def averaged(config: MMDConfig, batch_start: int) -> bool:
+    """Whether the weights after the update of a batch begun after ``batch_start`` env steps
+    enter the agent's mean (counted as ``cooled`` counts, so a resumed run averages as a
+    straight one).
+
+    >>> averaged(MMDConfig(average_from=1_000), 999), averaged(MMDConfig(average_from=1_000), 1_000)
+    (False, True)
+    """
+    return bool(config.average_from) and int(batch_start) >= config.average_from
 
 
 def learning_rate(config: MMDConfig, batch_start: int) -> float:
@@ -152,7 +172,10 @@ class MMDTrainer(PPOTrainer):
     As ``PPOTrainer`` (resume, seeds, backends); each update's loss adds the magnet
     and mirror-descent penalties, and the log gains ``alpha``, ``kl_coef``,
     ``magnet_kl`` (mean KL to the uniform magnet) and ``step_kl`` (to the batch's
-    policy).
+    policy), and ``averaged`` (how many updates the agent's mean holds) once it
+    averages. Its checkpoints hold the learner's weights and the mean; the network
+    file beside each is the mean once there is one. Scores logged during training
+    (``eval_every``) are the learner's.
     """
 
     algorithm = "mmd"
@@ -162,11 +185,49 @@ class MMDTrainer(PPOTrainer):
                  backend: str = "local", actors: int = 1, device: str = "cpu"):
         if config is not None and not isinstance(config, MMDConfig):
             raise TypeError(f"MMDTrainer takes an MMDConfig, got {type(config).__name__}")
+        self.mean_weights: dict[str, torch.Tensor] = {}  # the agent's, from average_from on
+        self.averaged = 0  # updates in the mean
         super().__init__(game, out, config, seed, progress, backend, actors, device)
 
     def step(self) -> dict[str, float]:
         self._batch_start = self.env_steps
-        return super().step()
+        row = super().step()
+        if averaged(self.config, self._batch_start):
+            self._add_to_mean()
+            row["averaged"] = self.averaged
+        return row
+
+    def _add_to_mean(self) -> None:
+        self.averaged += 1
+        with torch.no_grad():
+            for name, weights in self.net.state_dict().items():
+                if name not in self.mean_weights:
+                    self.mean_weights[name] = weights.detach().clone()
+                else:  # the running mean: equal to the sum over the updates divided by their count
+                    self.mean_weights[name] += (weights - self.mean_weights[name]) / self.averaged
+
+    def network(self):
+        """The agent: the mean of the learner's weights once it averages, else its last ones."""
+        if not self.averaged:
+            return super().network()
+        return Network.from_state_dict(self.mean_weights, {
+            "game": str(self.game), "algorithm": self.algorithm, "iteration": self.iteration,
+            "env_steps": self.env_steps, "averaged": self.averaged, "average_from": int(self.config.average_from)},
+            hint=self.net.hint)
+
+    def payload(self) -> dict:
+        payload = super().payload()
+        if self.averaged:
+            payload["average"] = {"count": self.averaged,
+                                  "weights": {name: tensor.cpu() for name, tensor in self.mean_weights.items()}}
+        return payload
+
+    def _restore(self, saved: dict) -> None:
+        super()._restore(saved)
+        average = saved.get("average")
+        if average:
+            self.averaged = int(average["count"])
+            self.mean_weights = {name: tensor.to(self.torch_device) for name, tensor in average["weights"].items()}
 
     def _regulariser(self, info: torch.Tensor, mask: torch.Tensor, hint: torch.Tensor | None):
         batch_start = getattr(self, "_batch_start", self.env_steps)

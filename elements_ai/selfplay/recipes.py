@@ -86,7 +86,10 @@ def train(entry: Recipe, out: str | Path, steps: int | None = None, progress: bo
             record["resumed_at"] = history["resumed_at"]
         record["env_steps"] = int(trainer.env_steps)
         meta = {key: record[key] for key in ("recipe", "kind", "algorithm", "game", "steps", "seed", "commit")}
-        trainer.net.to_network(meta).save(out / entry.file, weights=entry.weights)
+        network = trainer.network()  # the agent: an averaging MMD run's is the mean of its weights
+        network.meta = {**{key: network.meta[key] for key in ("averaged", "average_from") if key in network.meta},
+                        **meta}
+        network.save(out / entry.file, weights=entry.weights)
     _write_json(out / f"{entry.name}.json", record)
     return record
 
