@@ -203,7 +203,7 @@ class MMDTrainer(PPOTrainer):
             for name, weights in self.net.state_dict().items():
                 if name not in self.mean_weights:
                     self.mean_weights[name] = weights.detach().clone()
-                else:  # the running mean: equal to the sum over the updates divided by their count
+                else:  # a running mean: no sum of thousands of weight sets to hold or overflow precision
                     self.mean_weights[name] += (weights - self.mean_weights[name]) / self.averaged
 
     def network(self):
