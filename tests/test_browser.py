@@ -126,12 +126,18 @@ def set_up(driver, url, game_name: str, game: str, seed: int) -> None:
     Select(driver.find_element(By.ID, "pace")).select_by_value("0")
 
     def started(d) -> bool:
+        from selenium.common.exceptions import ElementNotInteractableException
+
         # The typed game string is checked again after a pause, the button off meanwhile:
-        # a click then does nothing, and is made again.
+        # a click then does nothing, and is made again. A click that lands as the setup
+        # hides, the game already starting from the one before, is refused: look again.
         if d.find_element(By.ID, "play").is_displayed():
             return True
         if d.find_element(By.ID, "start").is_enabled():
-            d.find_element(By.ID, "start").click()
+            try:
+                d.find_element(By.ID, "start").click()
+            except ElementNotInteractableException:
+                pass
         return False
 
     wait(driver, started, "the game to start", 60)
