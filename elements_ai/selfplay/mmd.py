@@ -210,10 +210,8 @@ class MMDTrainer(PPOTrainer):
         """The agent: the mean of the learner's weights once it averages, else its last ones."""
         if not self.averaged:
             return super().network()
-        return Network.from_state_dict(self.mean_weights, {
-            "game": str(self.game), "algorithm": self.algorithm, "iteration": self.iteration,
-            "env_steps": self.env_steps, "averaged": self.averaged, "average_from": int(self.config.average_from)},
-            hint=self.net.hint)
+        meta = {**self.network_meta(), "averaged": self.averaged, "average_from": int(self.config.average_from)}
+        return Network.from_state_dict(self.mean_weights, meta, hint=self.net.hint)
 
     def payload(self) -> dict:
         payload = super().payload()

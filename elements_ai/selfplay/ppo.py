@@ -623,10 +623,14 @@ class PPOTrainer:
             },
         }
 
+    def network_meta(self) -> dict[str, Any]:
+        """What the network file says of the run that wrote it."""
+        return {"game": str(self.game), "algorithm": self.algorithm,
+                "iteration": self.iteration, "env_steps": self.env_steps}
+
     def network(self):
         """The policy as it is now, as the numpy network file the ``ppo`` bot plays."""
-        return self.net.to_network({"game": str(self.game), "algorithm": self.algorithm,
-                                    "iteration": self.iteration, "env_steps": self.env_steps})
+        return self.net.to_network(self.network_meta())
 
     def save(self) -> Path:
         """Writes a checkpoint of the whole run (and the log) with its network file beside it;
