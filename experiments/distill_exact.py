@@ -14,7 +14,7 @@ policy's exploitability is measured too). The student is the learners' network
 action probabilities at ``--rows`` information sets. They are drawn half in
 proportion to the teacher's own reach (the product of its own action probabilities
 on the way there: where the teacher plays) and half uniformly (where a best
-responder may lead it). Five in a hundred are held out to measure the fit. The
+responder may lead it; ``--uniform`` sets the share). Five in a hundred are held out to measure the fit. The
 student's policy is then read at every information set and evaluated exactly, as
 ``elements-ai exploitability`` does. The shipped ``mmd`` of the round is read on
 the same held-out rows, for its distance to the teacher.
@@ -88,16 +88,16 @@ def teacher(tree, iterations: int) -> tuple[np.ndarray, float, float]:
     return probs, evaluate_compact(tree, probs).exploitability, time.perf_counter() - started
 
 
-def sample(tree, probs: np.ndarray, rows: int, seed: int):
+def sample(tree, probs: np.ndarray, rows: int, seed: int, uniform: float = 0.5):
     """The information states, legal masks and teacher's probabilities of about ``rows``
-    information sets, drawn as the module says."""
+    information sets, drawn as the module says (``uniform``: the share drawn uniformly)."""
     game = tree.game
     reach = np.empty(tree.num_infosets)
     if not _own_reach(tree.infoset_parent, tree.infoset_parent_infoset, probs, reach):
         raise RuntimeError("an information set's own parent comes after it: the reach needs another order")
     multi = np.diff(tree.infoset_first) > 1  # the others are not asked
     reach[~multi] = 0.0
-    chance = 0.5 * reach / reach.sum() + 0.5 * multi / multi.sum()
+    chance = (1 - uniform) * reach / reach.sum() + uniform * multi / multi.sum()
     keep = np.random.default_rng(seed).random(tree.num_infosets) < np.minimum(1.0, rows * chance)
     count = int(keep.sum())
     infos = np.empty((count, game.config.info_size), np.float32)
@@ -152,6 +152,9 @@ def main(argv: list[str] | None = None) -> dict:
                         help="the teacher's policy file (.npz): read if it exists, else solved and saved there")
     parser.add_argument("--hidden", default="128_128", help="the student's hidden layers (default 128_128)")
     parser.add_argument("--rows", type=int, default=3_000_000, help="information sets drawn (default 3,000,000)")
+    parser.add_argument("--uniform", type=float, default=0.5,
+                        help="the share of information sets drawn uniformly, the rest by the teacher's reach "
+                             "(default 0.5)")
     parser.add_argument("--epochs", type=int, default=6, help="passes over the drawn rows (default 6)")
     parser.add_argument("--evaluate", default="", help="also evaluate exactly after these epochs (e.g. 2_4)")
     parser.add_argument("--batch", type=int, default=4096, help="minibatch (default 4096)")
@@ -167,6 +170,8 @@ def main(argv: list[str] | None = None) -> dict:
         evaluate_after = {int(e) for e in args.evaluate.split("_") if e}
     except ValueError:
         parser.error(f"--hidden and --evaluate are numbers joined by _, got {args.hidden!r} and {args.evaluate!r}")
+    if not 0 <= args.uniform <= 1:
+        parser.error(f"--uniform is a share from 0 to 1, got {args.uniform}")
     if min(hidden) < 1 or args.iterations < 1 or args.rows < 100 or args.epochs < 1:
         parser.error("--hidden, --iterations, --epochs must be positive and --rows at least 100")
     if args.quick:  # the small deck's 9,842 information sets: small batches, a faster rate
@@ -206,7 +211,7 @@ def main(argv: list[str] | None = None) -> dict:
                          iterations=args.iterations)
             partial.replace(args.teacher)
     print(f"teacher: PCFR+ x{args.iterations}, exploitability {teacher_exploitability:.5f}", flush=True)
-    infos, masks, targets = sample(tree, probs, args.rows, args.seed)
+    infos, masks, targets = sample(tree, probs, args.rows, args.seed, args.uniform)
     held = np.random.default_rng(args.seed + 1).random(len(infos)) < 0.05
     train, test = np.flatnonzero(~held), np.flatnonzero(held)
     test_rows = infos[test], masks[test], targets[test]
@@ -244,7 +249,8 @@ def main(argv: list[str] | None = None) -> dict:
 
     write_csv(pd.DataFrame(results), out / "distill.csv")
     best = min((r for r in results if r["exploitability"] is not None), key=lambda r: r["exploitability"])
-    run = {"command": command, "game": str(game), "hidden": list(hidden), "teacher": f"PCFR+ x{args.iterations}",
+    run = {"command": command, "game": str(game), "hidden": list(hidden), "uniform": args.uniform,
+           "teacher": f"PCFR+ x{args.iterations}",
            "teacher_exploitability": teacher_exploitability, "teacher_seconds": round(teacher_seconds, 1),
            "rows": len(train), "held_out": len(test), "shipped_mmd_held_out_kl": mmd_kl,
            "student_exploitability": best["exploitability"], "results": results, **measured_with}
