@@ -43,7 +43,7 @@ import elements_ai
 from elements_ai.agents import make_bot
 from elements_ai.selfplay.net import PolicyValueNet, masked_log_probs
 from elements_ai.solvers import build_compact, evaluate_compact
-from elements_ai.solvers.agents import network_probs
+from elements_ai.solvers.agents import bot_policy
 from elements_ai.solvers.compact.file import load_compact, save_compact
 from elements_ai.solvers.compact.solver import CompactCFRSolver
 from elements_ai.solvers.infostates import encode_states, infoset_states
@@ -242,8 +242,7 @@ def main(argv: list[str] | None = None) -> dict:
         if epoch in evaluate_after:
             net.to_network({"game": str(game), "algorithm": "distilled", "teacher": f"pcfr+ x{args.iterations}",
                             "epoch": epoch}).save(student)
-            bots = [make_bot(f"mmd:ckpt={student}", game, player, player) for player in range(game.num_players())]
-            row["exploitability"] = evaluate_compact(tree, network_probs(tree, bots)).exploitability
+            row["exploitability"] = evaluate_compact(tree, bot_policy(tree, f"mmd:ckpt={student}")).exploitability
         results.append(row)
         print(f"epoch {epoch}: held-out KL {kl:.4f}, exploitability {row['exploitability']}", flush=True)
 
