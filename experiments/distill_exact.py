@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--quick", action="store_true",
-                        help="a small deck (seconds), into a temporary folder: 10 epochs in batches of 128 at 3e-3")
+                        help="a small deck (seconds), into a temporary folder: 20 epochs in batches of 128 at 3e-3")
     args = parser.parse_args(argv)
     command = shlex.join(["python", "experiments/distill_exact.py", *(sys.argv[1:] if argv is None else argv)])
     try:
@@ -175,9 +175,12 @@ def main(argv: list[str] | None = None) -> dict:
     if min(hidden) < 1 or args.iterations < 1 or args.rows < 100 or args.epochs < 1:
         parser.error("--hidden, --iterations, --epochs must be positive and --rows at least 100")
     if args.quick:  # the small deck's 9,842 information sets: small batches, a faster rate
-        args.iterations, args.rows, args.epochs = min(args.iterations, 20), min(args.rows, 20_000), 10
+        args.iterations, args.rows, args.epochs = min(args.iterations, 20), min(args.rows, 20_000), 20
         args.batch, args.lr = min(args.batch, 128), 3e-3
     evaluate_after.add(args.epochs)
+    for given in (args.tree, args.teacher):
+        if given is not None and not given.is_file() and not given.parent.is_dir():
+            parser.error(f"{given}: no such file, and its folder {given.parent} does not exist to write it")
     game = elements_ai.load_game(QUICK if args.quick else FULL_DECK)
     out = args.out or (Path(tempfile.mkdtemp(prefix="distill-quick-")) if args.quick
                        else ROOT / "results" / "distill_exact" / args.hidden)
@@ -195,9 +198,13 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"{game}: {tree.describe()} ({time.perf_counter() - started:,.0f} s)", flush=True)
 
     if args.teacher is not None and args.teacher.is_file():
-        saved = np.load(args.teacher)
-        if int(saved["iterations"]) != args.iterations or len(saved["probs"]) != tree.num_sequences:
-            parser.error(f"--teacher {args.teacher}: saved after {int(saved['iterations'])} iterations on a tree of "
+        try:
+            saved = dict(np.load(args.teacher))
+            iterations = int(saved["iterations"])
+        except (ValueError, KeyError, OSError) as error:
+            parser.error(f"--teacher {args.teacher}: not a teacher file this script wrote ({error})")
+        if iterations != args.iterations or len(saved["probs"]) != tree.num_sequences:
+            parser.error(f"--teacher {args.teacher}: saved after {iterations} iterations on a tree of "
                          f"{len(saved['probs']):,} sequences, not {args.iterations} on this one's "
                          f"{tree.num_sequences:,}")
         probs, teacher_exploitability = saved["probs"], float(saved["exploitability"])
@@ -271,4 +278,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # the teacher's file is renamed into place whole and the tables come last
+        raise SystemExit("distill_exact.py: stopped; nothing half-written") from None

@@ -480,4 +480,4 @@ def test_distill_exact_quick(tmp_path):
     # a uniform policy on this deck: 1.2785
     assert last["exploitability"] == run["student_exploitability"] < 0.6
     assert (tmp_path / "student.npz").is_file() and (tmp_path / "distill.csv").is_file()
-    assert "--quick" in run["command"] and "| 10 |" in (tmp_path / "distill.md").read_text()
+    assert "--quick" in run["command"] and "| 20 |" in (tmp_path / "distill.md").read_text()
