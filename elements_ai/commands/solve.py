@@ -16,8 +16,8 @@ SOLVE_EXAMPLES = """examples:
   elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --iterations 200 --out small.npz
   elements-ai solve --resume --out small.npz --iterations 100     (continue where the file stopped)
   elements-ai solve "elements(single_round=true,deck=1_2_3_4_6_6,hand_size=2)" --threads 2 --out mid.npz
-  elements-ai solve "elements(single_round=true,deck=1_2_3_4_6_6_6_6,hand_size=3)" --algorithm pcfr+ \\
-      --iterations 10 --out large.npz           (8.2e7 nodes: the compact tree, by itself)
+  elements-ai solve "elements(single_round=true,deck=1_2_3_4_5_5,hand_size=3)" --algorithm pcfr+ \\
+      --iterations 10 --out large.npz           (1.5e7 nodes: the compact tree, by itself)
   elements-ai solve "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --algorithm es-mccfr \\
       --iterations 10000 --out mccfr.npz
 """
@@ -25,7 +25,8 @@ SOLVE_EXAMPLES = """examples:
 EXPLOIT_EXAMPLES = """examples:
   elements-ai exploitability kuhn_poker kuhn.npz
   elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" small.npz
-  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ismcts:sims=100
+  elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ismcts:sims=100 \\
+      --samples 8             (coarser and quicker: 8 moves asked per information set, not 32)
   elements-ai exploitability "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)" --bot ppo \\
       --tree small.tree       (the compact tree: built and saved to small.tree once, loaded after)
 """
