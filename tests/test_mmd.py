@@ -37,24 +37,30 @@ SMALL_RUN = dict(num_envs=64, rollout_steps=16, hidden=(64, 64), alpha=0.2, eval
 PERTURBED_RPS = np.array([[0.0, -1.0, 3.0], [1.0, 0.0, -3.0], [-3.0, 3.0, 0.0]])
 
 
-def _mmd_on_matrix(payoff: np.ndarray, alpha: float, kl_coef: float, iterations: int, inner: int):
+def _mmd_on_matrix(payoff: np.ndarray, alpha: float, kl_coef: float, iterations: int, inner: int,
+                   magnet_every: int = 0):
     """Both players' policies after MMD in self-play on a matrix game, each step taken as the
-    trainer takes it: gradient steps on ``-E_pi[q] + penalty`` from the policy that played."""
+    trainer takes it: gradient steps on ``-E_pi[q] + penalty`` from the policy that played;
+    with ``magnet_every`` the magnet moves to the policies every so many steps."""
     a = torch.tensor(payoff)
     logits = [torch.zeros(a.shape[0], dtype=torch.float64, requires_grad=True),
               torch.zeros(a.shape[1], dtype=torch.float64, requires_grad=True)]
     optimizer = torch.optim.SGD(logits, lr=0.5 / (alpha + kl_coef))
     masks = [torch.ones(1, len(z), dtype=torch.bool) for z in logits]
-    for _ in range(iterations):
+    magnets = [None, None]
+    for step in range(iterations):
+        if magnet_every and step % magnet_every == 0 and step:
+            magnets = [masked_log_probs(z[None], m).detach() for z, m in zip(logits, masks)]
         with torch.no_grad():
             probs = [torch.softmax(z, -1) for z in logits]
             q = [a @ probs[1], -(a.T @ probs[0])]  # each player's action values against the other
             played = [masked_log_probs(z[None], m) for z, m in zip(logits, masks)]
         for _ in range(inner):
             loss = 0.0
-            for z, m, value, old in zip(logits, masks, q, played):
+            for z, m, value, old, magnet in zip(logits, masks, q, played, magnets):
                 log_probs = masked_log_probs(z[None], m)
-                loss = loss - (log_probs.exp()[0] * value).sum() + penalty(log_probs, old, m, alpha, kl_coef)[0]
+                loss = loss - (log_probs.exp()[0] * value).sum() + penalty(log_probs, old, m, alpha, kl_coef,
+                                                                           magnet)[0]
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -105,6 +111,29 @@ def test_mmd_converges_to_the_quantal_response_equilibrium_of_a_matrix_game():
     np.testing.assert_allclose(np.stack([row, column]), table, atol=1e-5)
     # Far from the uniform policy, which the magnet alone would give.
     assert np.abs(row - 1 / 3).max() > 0.05
+
+
+def _fully_mixed_nash(payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The equilibrium of a zero-sum matrix game whose equilibrium mixes every action:
+    each player's mixture makes the other indifferent."""
+    n = len(payoff)
+
+    def indifferent(a: np.ndarray) -> np.ndarray:  # y with (a @ y) constant and summing to 1
+        system = np.block([[a, -np.ones((n, 1))], [np.ones((1, n)), np.zeros((1, 1))]])
+        return np.linalg.solve(system, np.r_[np.zeros(n), 1.0])[:n]
+
+    return indifferent(-payoff.T), indifferent(payoff)
+
+
+def test_a_moving_magnet_takes_mmd_to_the_nash_equilibrium_not_the_regularised_one():
+    row_nash, column_nash = _fully_mixed_nash(PERTURBED_RPS)
+    assert (row_nash > 0.1).all() and (column_nash > 0.1).all()
+    fixed = _mmd_on_matrix(PERTURBED_RPS, alpha=0.5, kl_coef=2.0, iterations=600, inner=5)
+    moving = _mmd_on_matrix(PERTURBED_RPS, alpha=0.5, kl_coef=2.0, iterations=600, inner=5, magnet_every=50)
+    # The uniform magnet stops at its regularised equilibrium, the moving one at Nash's.
+    assert np.abs(fixed[0] - row_nash).max() > 0.05
+    np.testing.assert_allclose(moving[0], row_nash, atol=1e-3)
+    np.testing.assert_allclose(moving[1], column_nash, atol=1e-3)
 
 
 def test_the_schedule_anneals_alpha_and_the_step_as_one_over_the_square_root_of_the_steps():
@@ -181,6 +210,45 @@ def test_the_agent_is_the_mean_of_the_weights_from_average_from_on_and_resumes_s
     assert _same(resumed.mean_weights, run.mean_weights) and _same(_weights(resumed), _weights(run))
     with pytest.raises(ValueError, match="average_from must be >= 0"):
         MMDConfig(average_from=-1)
+
+
+def test_the_magnet_moves_to_the_learners_policy_every_magnet_every_steps_and_resumes_so(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    with pytest.raises(ValueError, match="magnet_every must be >= 0"):
+        MMDConfig(**TINY, magnet_every=-1)
+    uniform = MMDConfig(**TINY, alpha=0.3, anneal_steps=0)
+    moving = dataclasses.replace(uniform, magnet_every=256)
+    fixed = MMDTrainer(game, tmp_path / "uniform", uniform, seed=5, progress=False)
+    before = []  # the learner's weights before each update
+    while fixed.env_steps < 512:
+        before.append(_weights(fixed))
+        fixed.step()
+    run = MMDTrainer(game, tmp_path / "moving", moving, seed=5, progress=False)
+    run.train(steps=256)
+    assert run.magnet is None and _same(_weights(run), before[2])
+    run.train(steps=512)
+    # 128 env steps an update: the magnet moves before the batch begun at 256, to the weights then.
+    assert run.magnet_moves == 1 and [row.get("magnet_moves") for row in run.log] == [0, 0, 1, 1]
+    assert _same(run.magnet.state_dict(), before[2]) and not _same(_weights(run), _weights(fixed))
+    assert not any(p.requires_grad for p in run.magnet.parameters())
+    # Stopped after the move and resumed, the magnet and the learner are the straight run's.
+    MMDTrainer(game, tmp_path / "stopped", moving, seed=5, progress=False).train(steps=384)
+    resumed = MMDTrainer(game, tmp_path / "stopped", progress=False)
+    assert resumed.magnet_moves == 1
+    resumed.train(steps=512)
+    assert _same(resumed.magnet.state_dict(), run.magnet.state_dict()) and _same(_weights(resumed), _weights(run))
+
+
+def test_penalty_with_a_magnet_equal_to_the_policy_leaves_only_the_step():
+    torch.manual_seed(0)
+    mask = torch.tensor([[True, True, False], [True, True, True]])
+    log_probs = torch.log_softmax(torch.randn(2, 3).masked_fill(~mask, -1e9), -1).masked_fill(~mask, -float("inf"))
+    played = torch.log_softmax(torch.randn(2, 3).masked_fill(~mask, -1e9), -1).masked_fill(~mask, -float("inf"))
+    loss, to_magnet, to_played = penalty(log_probs, played, mask, alpha=0.5, kl_coef=2.0, magnet_log_probs=log_probs)
+    assert to_magnet == pytest.approx(0.0, abs=1e-7) and to_played > 0
+    assert loss.item() == pytest.approx(2.0 * to_played, rel=1e-6)
+    uniform_loss, to_uniform, _ = penalty(log_probs, played, mask, alpha=0.5, kl_coef=2.0)
+    assert to_uniform > 0 and uniform_loss.item() == pytest.approx(0.5 * to_uniform + 2.0 * to_played, rel=1e-6)
 
 
 def test_a_recipe_that_averages_ships_the_mean_of_the_weights(tmp_path):

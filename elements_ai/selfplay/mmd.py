@@ -32,6 +32,16 @@ and the mean of its weights lands nearer it than the iterates do. The learner go
 from its own weights; only the network file (what the ``mmd`` bot plays) is the mean.
 With ``alpha=0`` and ``kl_coef=0`` it is PPO, step for step.
 
+With a fixed magnet the last iterate approaches the regularised equilibrium, not the
+Nash equilibrium: the uniform magnet pulls every policy towards uniform play by
+``alpha``. ``magnet_every`` moves the magnet instead: it starts uniform, and each time
+the run passes a multiple of ``magnet_every`` env steps it becomes a frozen copy of
+the learner's policy. That is R-NaD's regularisation (Perolat et al., "Mastering the
+game of Stratego with model-free multiagent reinforcement learning", Science 2022):
+each phase approaches the equilibrium regularised towards the previous phase's
+policy, and the sequence of those fixed points approaches a Nash equilibrium (the
+proximal-point iteration), with ``alpha`` kept where the hot learner is stable.
+
 The defaults are the paper's schedule (``alpha=0.05``, ``kl_coef=20``, ``anneal_steps``
 10M); the rest is PPO's defaults here rather than RLlib's (learning rate 3e-4, not
 5e-5; advantages standardised per minibatch, as both do). On the small variant of
@@ -53,13 +63,14 @@ each, which the ``mmd`` bot plays without torch (``mmd:ckpt=FOLDER``).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 
 import torch
 
 from ..agents.network import Network
-from .net import masked_log_probs
+from .net import PolicyValueNet, masked_log_probs
 from .ppo import PPOConfig, PPOTrainer
 
 __all__ = ["MMDConfig", "MMDTrainer", "averaged", "cooled", "learning_rate", "magnet_kl", "penalty", "schedule"]
@@ -79,6 +90,7 @@ class MMDConfig(PPOConfig):
     cool_alpha: float = 0.0
     cool_lr: float = 0.0
     average_from: int = 0  # batches collected from this many env steps on enter the agent's mean weights (0: never)
+    magnet_every: int = 0  # env steps between moves of the magnet to the learner's policy (0: uniform, fixed)
 
     def __post_init__(self):
         super().__post_init__()
@@ -92,6 +104,8 @@ class MMDConfig(PPOConfig):
         if int(self.average_from) < 0:
             raise ValueError(f"MMDConfig.average_from must be >= 0 (0: the agent is the last iterate), "
                              f"got {self.average_from!r}")
+        if int(self.magnet_every) < 0:
+            raise ValueError(f"MMDConfig.magnet_every must be >= 0 (0: the uniform magnet), got {self.magnet_every!r}")
         if int(self.cool_steps) < 0:
             raise ValueError(f"MMDConfig.cool_steps must be >= 0 (0: no cooling), got {self.cool_steps!r}")
         cool_alpha = float(self.cool_alpha)
@@ -171,9 +185,10 @@ class MMDTrainer(PPOTrainer):
 
     As ``PPOTrainer`` (resume, seeds, backends); each update's loss adds the magnet
     and mirror-descent penalties, and the log gains ``alpha``, ``kl_coef``,
-    ``magnet_kl`` (mean KL to the uniform magnet) and ``step_kl`` (to the batch's
-    policy), and ``averaged`` (how many updates the agent's mean holds) once it
-    averages. Its checkpoints hold the learner's weights and the mean; the network
+    ``magnet_kl`` (mean KL to the magnet) and ``step_kl`` (to the batch's policy),
+    ``magnet_moves`` with ``magnet_every``, and ``averaged`` (how many updates the
+    agent's mean holds) once it averages. Its checkpoints hold the learner's weights,
+    the mean and the moved magnet; the network
     file beside each is the mean once there is one. Scores logged during training
     (``eval_every``) are the learner's.
     """
@@ -187,14 +202,30 @@ class MMDTrainer(PPOTrainer):
             raise TypeError(f"MMDTrainer takes an MMDConfig, got {type(config).__name__}")
         self.mean_weights: dict[str, torch.Tensor] = {}  # the agent's, from average_from on
         self.averaged = 0  # updates in the mean
+        self.magnet: PolicyValueNet | None = None  # None: the uniform magnet
+        self.magnet_moves = 0  # times the magnet has moved to the learner's policy
         super().__init__(game, out, config, seed, progress, backend, actors, device)
 
+    def _move_magnet(self) -> None:
+        """The magnet becomes the learner's policy as it is now (weights copied, frozen)."""
+        if self.magnet is None:
+            self.magnet = copy.deepcopy(self.net).requires_grad_(False)
+        else:
+            self.magnet.load_state_dict(self.net.state_dict())
+        self.magnet_moves += 1
+
     def step(self) -> dict[str, float]:
+        every = int(self.config.magnet_every)
+        # Counted from the batch's first step, as ``cooled`` counts, so a resumed run moves it as a straight one.
+        if every and self.env_steps // every > self.magnet_moves:
+            self._move_magnet()
         self._batch_start = self.env_steps
         row = super().step()
         if averaged(self.config, self._batch_start):
             self._add_to_mean()
             row["averaged"] = self.averaged
+        if every:
+            row["magnet_moves"] = self.magnet_moves
         return row
 
     def _add_to_mean(self) -> None:
@@ -218,6 +249,9 @@ class MMDTrainer(PPOTrainer):
         if self.averaged:
             payload["average"] = {"count": self.averaged,
                                   "weights": {name: tensor.cpu() for name, tensor in self.mean_weights.items()}}
+        if self.magnet is not None:
+            payload["magnet"] = {"moves": self.magnet_moves,
+                                 "weights": {name: tensor.cpu() for name, tensor in self.magnet.state_dict().items()}}
         return payload
 
     def _restore(self, saved: dict) -> None:
@@ -226,6 +260,11 @@ class MMDTrainer(PPOTrainer):
         if average:
             self.averaged = int(average["count"])
             self.mean_weights = {name: tensor.to(self.torch_device) for name, tensor in average["weights"].items()}
+        magnet = saved.get("magnet")
+        if magnet:
+            self.magnet = copy.deepcopy(self.net).requires_grad_(False)
+            self.magnet.load_state_dict(magnet["weights"])
+            self.magnet_moves = int(magnet["moves"])
 
     def _regulariser(self, info: torch.Tensor, mask: torch.Tensor, hint: torch.Tensor | None):
         batch_start = getattr(self, "_batch_start", self.env_steps)
@@ -237,18 +276,21 @@ class MMDTrainer(PPOTrainer):
             return None  # PPO exactly: no extra forward pass, no extra term
         with torch.no_grad():  # the policy that played the batch: the weights before this update
             played = masked_log_probs(self.net(info, hint)[0], mask)
+            magnet = None if self.magnet is None else masked_log_probs(self.magnet(info, hint)[0], mask)
 
         def regulariser(log_probs: torch.Tensor, idx: torch.Tensor):
-            loss, to_magnet, to_played = penalty(log_probs, played[idx], mask[idx], alpha, kl_coef)
+            loss, to_magnet, to_played = penalty(log_probs, played[idx], mask[idx], alpha, kl_coef,
+                                                 None if magnet is None else magnet[idx])
             return loss, {"alpha": alpha, "kl_coef": kl_coef, "lr": lr, "magnet_kl": to_magnet, "step_kl": to_played}
 
         return regulariser
 
 
 def penalty(log_probs: torch.Tensor, played_log_probs: torch.Tensor, mask: torch.Tensor, alpha: float,
-            kl_coef: float) -> tuple[torch.Tensor, float, float]:
-    """MMD's addition to the policy loss of a batch of states: ``alpha * KL(pi || uniform)
+            kl_coef: float, magnet_log_probs: torch.Tensor | None = None) -> tuple[torch.Tensor, float, float]:
+    """MMD's addition to the policy loss of a batch of states: ``alpha * KL(pi || magnet)
     + kl_coef * KL(pi || played)``, means over the rows, with both KLs (floats) to log.
+    The magnet is ``magnet_log_probs`` (masked, no gradient), or uniform when None.
 
     ``log_probs`` is the masked log-policy being learnt, ``played_log_probs`` the one that
     played the batch (no gradient), ``mask`` the legal actions. Added to ``-E_pi[q]``, its
@@ -261,7 +303,9 @@ def penalty(log_probs: torch.Tensor, played_log_probs: torch.Tensor, mask: torch
     >>> penalty(uniform, uniform, mask, alpha=0.1, kl_coef=1.0)[0].item()
     0.0
     """
-    legal = mask.sum(-1, keepdim=True).clamp(min=1).to(log_probs.dtype)
-    to_magnet = magnet_kl(log_probs, (-torch.log(legal)).expand_as(log_probs), mask).mean()
+    if magnet_log_probs is None:
+        legal = mask.sum(-1, keepdim=True).clamp(min=1).to(log_probs.dtype)
+        magnet_log_probs = (-torch.log(legal)).expand_as(log_probs)
+    to_magnet = magnet_kl(log_probs, magnet_log_probs, mask).mean()
     to_played = magnet_kl(log_probs, played_log_probs, mask).mean()
     return alpha * to_magnet + kl_coef * to_played, float(to_magnet.detach()), float(to_played.detach())
