@@ -2,6 +2,7 @@
 
     python experiments/leduc.py --algorithm nfsp           # OpenSpiel's NFSP settings, 2M steps
     python experiments/leduc.py --algorithm mmd            # MMD, the small elements variant's settings
+    python experiments/leduc.py --algorithm nfsp --set rl_lr=0.1 --label nfsp-rl_lr-0.1 --steps 4000000
     python experiments/leduc.py --quick                    # a few thousand steps, into a temporary folder
 
 Leduc hold'em is where the field reports its learners' exact exploitability. The
@@ -240,10 +241,15 @@ def main(argv: list[str] | None = None) -> int:
     args.add_argument("--seed", type=int, default=None, help=f"the training seed (default {EVAL_SEED:,})")
     args.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                       help="a setting of the trainer's config (repeatable; lists joined by _)")
+    args.add_argument("--label", default=None,
+                      help="the curve's name in the results (default: the algorithm's); another name keeps both")
     args.add_argument("--quick", action="store_true", help="a few thousand steps, into a temporary folder")
     args.add_argument("--out", type=Path, default=None,
                       help=f"results folder (default experiments/results/{NAME}; with --quick a temporary folder)")
     parsed = args.parse_args(argv)
+    label = parsed.label or parsed.algorithm
+    if not label.replace("-", "").replace("_", "").replace(".", "").isalnum():
+        args.error(f"--label: letters, digits, '-', '_' and '.' only, got {label!r}")
     import pyspiel
 
     from elements_ai.commands.train import hyperparameters
@@ -276,8 +282,8 @@ def main(argv: list[str] | None = None) -> int:
             print("leduc: stopped; nothing written", file=sys.stderr)
             return 130
     out.mkdir(parents=True, exist_ok=True)
-    table.insert(0, "algorithm", parsed.algorithm)
-    stem = f"{parsed.algorithm}-leduc"
+    table.insert(0, "algorithm", label)
+    stem = f"{label}-leduc"
     write_csv(table, out / f"{stem}.csv")
     shown = {k: v for k, v in config.items() if k in settings or k in changes or parsed.algorithm == OPENSPIEL_NFSP}
     write_run(out / f"{stem}.run.json", run_record("leduc.py", argv, measured_with, game="leduc_poker", seed=seed,
