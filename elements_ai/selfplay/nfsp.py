@@ -17,7 +17,9 @@ and Leduc examples): one hidden layer of 128, replay buffer 200,000, reservoir
 epsilon from 0.06 to 0.001 over 20M best-response moves, and the target network
 refreshed every 19,200 of them. Here one network of each kind plays every seat (the
 information-state tensor says whose it is), so ``learn_every`` counts the decisions
-of all seats. Returns, the only rewards, are divided by the game's utility bound.
+of all seats. Returns, the only rewards, are divided by the game's utility bound, so
+plain SGD's steps on the squared TD error shrink with it: on Leduc hold'em (13 chips)
+``rl_lr=0.1`` learns as OpenSpiel's NFSP does at 0.01 (``experiments/leduc.py``).
 
 The buffers hold the information-state tensors in half precision: they are small
 integers, exact there (a game whose tensors are not is refused). A checkpoint holds
