@@ -3,6 +3,7 @@
     python experiments/leduc.py --algorithm nfsp           # OpenSpiel's NFSP settings, 2M steps
     python experiments/leduc.py --algorithm mmd            # MMD, the small elements variant's settings
     python experiments/leduc.py --algorithm nfsp --set rl_lr=0.1 --label nfsp-rl_lr-0.1 --steps 4000000
+    python experiments/leduc.py --algorithm openspiel-nfsp --steps 600000 --points 6   # OpenSpiel's own NFSP
     python experiments/leduc.py --quick                    # a few thousand steps, into a temporary folder
 
 Leduc hold'em is where the field reports its learners' exact exploitability. The
@@ -18,8 +19,9 @@ it and the exact evaluator against OpenSpiel at once.
 
 Exploitability is OpenSpiel's: the mean of the two best responses' gains, in chips
 (uniform random play: 2.374). The training seed is the evaluation seed
-(``_common.EVAL_SEED``); no tuning run was made on Leduc. Writes
-``<algorithm>-leduc.csv`` (steps, both measures, wall time), ``<algorithm>-leduc.run.json``,
+(``_common.EVAL_SEED``); the one setting checked on Leduc, NFSP's ``rl_lr=0.1``, was
+checked on seed 0. Writes ``<label>-leduc.csv`` (steps, both measures, wall time; the
+label is the algorithm's name unless ``--label`` gives one), ``<label>-leduc.run.json``,
 ``learners-leduc.png`` (every curve in the folder) and ``README.md`` under
 ``experiments/results/leduc/``.
 """
