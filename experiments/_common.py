@@ -148,3 +148,82 @@ def compact_tree(game, path: pathlib.Path | None, progress: bool):
 def folder_name(game: str) -> str:
     """A folder name for a game string: ``elements(single_round=true)`` → ``elements-single_round=true``."""
     return game.replace("(", "-").replace(")", "").replace(",", "-")
+
+
+# --- learning curves (equilibrium.py, leduc.py) ------------------------------------
+
+def learning_curve(trainer, name: str, steps: int, points: int, measure) -> list[dict]:
+    """Trains ``trainer`` to ``steps`` env steps, measured (``measure()``: columns, one of
+    them ``exploitability``) before it starts and at ``points`` evenly spaced steps; the
+    rows, each with the training time so far. A step that spans several marks (a PSRO
+    best response) gives one row, when it ends."""
+    import time
+
+    rows, trained = [{"env_steps": 0, **measure(), "train_seconds": 0.0}], 0.0
+    for mark in sorted({max(1, round(steps * k / points)) for k in range(1, points + 1)}):
+        start = time.perf_counter()
+        trainer.train(mark)
+        trained += time.perf_counter() - start
+        if rows[-1]["env_steps"] == trainer.env_steps:
+            continue
+        rows.append({"env_steps": trainer.env_steps, **measure(), "train_seconds": round(trained, 1)})
+        print(f"{name} {trainer.env_steps:>9,} steps: exploitability {rows[-1]['exploitability']:.4f} "
+              f"({trained:.0f} s)", flush=True)
+    return rows
+
+
+def curves(out: pathlib.Path, suffix: str) -> dict:
+    """Every curve in ``out``: its table (``NAME-<suffix>.csv``) by name."""
+    import pandas as pd
+
+    return {csv.name[: -len(f"-{suffix}.csv")]: pd.read_csv(csv) for csv in sorted(out.glob(f"*-{suffix}.csv"))}
+
+
+def plot_curves(tables: dict, marks: dict[str, float], path: pathlib.Path, title: str,
+                ylabel: str = "exact exploitability", log: bool = False) -> None:
+    """The curves' exploitability against steps, with ``marks`` as horizontal lines, to a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from elements_ai.files import atomic_write
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for name, table in tables.items():
+        ax.plot(table["env_steps"], table["exploitability"], marker="o", ms=3, label=name)
+    for k, (name, value) in enumerate(marks.items()):
+        ax.axhline(value, color="grey", lw=0.9, ls=(":", "--")[k % 2], label=f"{name}: {value:.3f}")
+    ax.set_xlabel("env steps")
+    ax.set_ylabel(ylabel)
+    if log:
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(bottom=0)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    with atomic_write(path) as handle:
+        fig.savefig(handle, format="png", dpi=90)
+    plt.close(fig)
+
+
+def curves_summary(out: pathlib.Path, suffix: str) -> list[str]:
+    """A README's table of every curve in ``out`` (its end, its best, its time, its
+    command), the figure of them all, then each curve's figure, settings and provenance."""
+    lines = ["| algorithm | steps | exploitability at the end | lowest measured while training | training time | "
+             "command |",
+             "|---|---:|---:|---:|---:|---|"]
+    tables = curves(out, suffix)
+    runs = {name: json.loads((out / f"{name}-{suffix}.run.json").read_text()) for name in tables}
+    for name, table in tables.items():
+        last, best = table.iloc[-1], table.loc[table["env_steps"] > 0, "exploitability"].min()
+        lines.append(f"| {name} | {int(last['env_steps']):,} | {last['exploitability']:.4f} | {best:.4f} | "
+                     f"{last['train_seconds'] / 60:.1f} min | `{runs[name]['command']}` |")
+    lines += ["", f"![every learner's curve](learners-{suffix}.png)", ""]
+    for name, run in runs.items():
+        settings = ", ".join(f"{k}={v}" for k, v in run["settings"].items())
+        lines += [f"## {name}", "", f"![{name}]({name}-{suffix}.png)", "",
+                  f"Settings (seed {run['seed']}): {settings}.", "",
+                  f"Measured at commit `{run['commit']}` on {run['machine']}.", ""]
+    return lines

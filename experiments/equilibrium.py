@@ -30,14 +30,22 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pandas as pd
-from _common import EVAL_SEED, at_least_one, results_folder, run_record, write_run
+from _common import (
+    EVAL_SEED,
+    at_least_one,
+    curves,
+    curves_summary,
+    learning_curve,
+    plot_curves,
+    results_folder,
+    run_record,
+    write_run,
+)
 
 import elements_ai
 from elements_ai.files import atomic_write
@@ -100,20 +108,8 @@ def curve(algorithm: str, steps: int, points: int, seed: int, changes: dict, run
 
     evaluator = ExactEvaluator(elements_ai.load_game(SMALL))
     trainer, config = trainer_for(algorithm, runs, seed, changes)
-    rows, trained = [], 0.0
-    marks = sorted({max(1, round(steps * k / points)) for k in range(1, points + 1)})
-    rows.append({"env_steps": 0, "exploitability": measure(trainer, evaluator), "train_seconds": 0.0})
-    for mark in marks:
-        start = time.perf_counter()
-        trainer.train(mark)
-        trained += time.perf_counter() - start
-        if rows[-1]["env_steps"] == trainer.env_steps:
-            continue  # a PSRO best response spans several marks: one point when it ends
-        exploitability = measure(trainer, evaluator)
-        rows.append({"env_steps": trainer.env_steps, "exploitability": exploitability,
-                     "train_seconds": round(trained, 1)})
-        print(f"{algorithm} {trainer.env_steps:>9,} steps: exploitability {exploitability:.4f} "
-              f"({trained:.0f} s)", flush=True)
+    rows = learning_curve(trainer, algorithm, steps, points,
+                          lambda: {"exploitability": measure(trainer, evaluator)})
     return pd.DataFrame(rows), dataclasses.asdict(config)
 
 
@@ -131,25 +127,7 @@ def references() -> dict[str, float]:
 
 
 def plot(tables: dict[str, pd.DataFrame], marks: dict[str, float], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for name, table in tables.items():
-        ax.plot(table["env_steps"], table["exploitability"], marker="o", ms=3, label=name)
-    for k, (name, value) in enumerate(marks.items()):
-        ax.axhline(value, color="grey", lw=0.9, ls=(":", "--")[k % 2], label=f"{name}: {value:.3f}")
-    ax.set_xlabel("env steps")
-    ax.set_ylabel("exact exploitability")
-    ax.set_ylim(bottom=0)
-    ax.set_title("small elements variant: exact exploitability while training")
-    ax.legend()
-    fig.tight_layout()
-    with atomic_write(path) as handle:
-        fig.savefig(handle, format="png", dpi=90)
-    plt.close(fig)
+    plot_curves(tables, marks, path, "small elements variant: exact exploitability while training")
 
 
 def readme(out: Path, marks: dict[str, float]) -> str:
@@ -161,24 +139,7 @@ def readme(out: Path, marks: dict[str, float]) -> str:
              "from the CSV files beside this one; the training seed is the evaluation seed, which no tuning run "
              "used.", "",
              "For scale: " + ", ".join(f"{name} {value:.3f}" for name, value in marks.items()) + ".", "",
-             "| algorithm | steps | exploitability at the end | lowest measured while training | training time | "
-             "command |",
-             "|---|---:|---:|---:|---:|---|"]
-    for csv in sorted(out.glob("*-small.csv")):
-        algorithm = csv.name[: -len("-small.csv")]
-        table = pd.read_csv(csv)
-        run = json.loads((out / f"{algorithm}-small.run.json").read_text())
-        last, best = table.iloc[-1], table.loc[table["env_steps"] > 0, "exploitability"].min()
-        lines.append(f"| {algorithm} | {int(last['env_steps']):,} | {last['exploitability']:.4f} | {best:.4f} | "
-                     f"{last['train_seconds'] / 60:.1f} min | `{run['command']}` |")
-    lines += ["", "![every learner's curve](learners-small.png)", ""]
-    for csv in sorted(out.glob("*-small.csv")):
-        algorithm = csv.name[: -len("-small.csv")]
-        run = json.loads((out / f"{algorithm}-small.run.json").read_text())
-        settings = ", ".join(f"{k}={v}" for k, v in run["settings"].items())
-        lines += [f"## {algorithm}", "", f"![{algorithm}]({algorithm}-small.png)", "",
-                  f"Settings (seed {run['seed']}): {settings}.", "",
-                  f"Measured at commit `{run['commit']}` on {run['machine']}.", ""]
+             *curves_summary(out, "small")]
     return "\n".join(lines)
 
 
@@ -220,8 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                                                      steps=steps, points=points, settings=shown, config=config))
     marks = references()
     plot({parsed.algorithm: table}, marks, out / f"{stem}.png")
-    every = {csv.name[: -len("-small.csv")]: pd.read_csv(csv) for csv in sorted(out.glob("*-small.csv"))}
-    plot(every, marks, out / "learners-small.png")
+    plot(curves(out, "small"), marks, out / "learners-small.png")
     with atomic_write(out / "README.md", "w") as handle:
         handle.write(readme(out, marks))
     print(f"results in {out}")

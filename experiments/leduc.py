@@ -22,7 +22,7 @@ Exploitability is OpenSpiel's: the mean of the two best responses' gains, in chi
 (``_common.EVAL_SEED``); the one setting checked on Leduc, NFSP's ``rl_lr=0.1``, was
 checked on seed 0. Writes ``<label>-leduc.csv`` (steps, both measures, wall time; the
 label is the algorithm's name unless ``--label`` gives one), ``<label>-leduc.run.json``,
-``learners-leduc.png`` (every curve in the folder) and ``README.md`` under
+``<label>-leduc.png``, ``learners-leduc.png`` (every curve in the folder) and ``README.md`` under
 ``experiments/results/leduc/``.
 """
 
@@ -30,15 +30,23 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import EVAL_SEED, at_least_one, results_folder, run_record, write_run
+from _common import (
+    EVAL_SEED,
+    at_least_one,
+    curves,
+    curves_summary,
+    learning_curve,
+    plot_curves,
+    results_folder,
+    run_record,
+    write_run,
+)
 
 from elements_ai.files import atomic_write
 from elements_ai.tables import provenance, write_csv
@@ -169,38 +177,15 @@ def curve(algorithm: str, steps: int, points: int, seed: int, changes: dict, run
             raise SystemExit(f"leduc: the exact evaluator gives {ours.exploitability!r}, OpenSpiel {theirs!r}")
         return {"exploitability": ours.exploitability, "openspiel_exploitability": theirs}
 
-    rows, trained = [{"env_steps": 0, **measure(), "train_seconds": 0.0}], 0.0
-    for mark in sorted({max(1, round(steps * k / points)) for k in range(1, points + 1)}):
-        start = time.perf_counter()
-        trainer.train(mark)
-        trained += time.perf_counter() - start
-        rows.append({"env_steps": trainer.env_steps, **measure(), "train_seconds": round(trained, 1)})
-        print(f"{algorithm} {trainer.env_steps:>9,} steps: exploitability {rows[-1]['exploitability']:.4f} "
-              f"({trained:.0f} s)", flush=True)
+    rows = learning_curve(trainer, algorithm, steps, points, measure)
     if hasattr(trainer, "close"):  # the PPO family's collectors
         trainer.close()
     return pd.DataFrame(rows), config
 
 
 def plot(tables: dict[str, pd.DataFrame], uniform: float, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for name, table in tables.items():
-        ax.plot(table["env_steps"], table["exploitability"], marker="o", ms=3, label=name)
-    ax.axhline(uniform, color="grey", lw=0.9, ls=":", label=f"uniform random: {uniform:.3f}")
-    ax.set_xlabel("env steps")
-    ax.set_ylabel("exact exploitability (chips)")
-    ax.set_yscale("log")
-    ax.set_title("Leduc hold'em: exact exploitability while training")
-    ax.legend()
-    fig.tight_layout()
-    with atomic_write(path) as handle:
-        fig.savefig(handle, format="png", dpi=90)
-    plt.close(fig)
+    plot_curves(tables, {"uniform random": uniform}, path, "Leduc hold'em: exact exploitability while training",
+                ylabel="exact exploitability (chips)", log=True)
 
 
 def readme(out: Path, uniform: float) -> str:
@@ -213,22 +198,7 @@ def readme(out: Path, uniform: float) -> str:
              "(columns `exploitability` and `openspiel_exploitability`, equal to 1e-6: the network computes in "
              "float32). Exploitability is OpenSpiel's, in chips: the mean of the two best responses' gains. "
              f"Uniform random play: {uniform:.3f}.",
-             "", "| algorithm | steps | exploitability at the end | lowest measured | training time | command |",
-             "|---|---:|---:|---:|---:|---|"]
-    for csv in sorted(out.glob("*-leduc.csv")):
-        algorithm = csv.name[: -len("-leduc.csv")]
-        table = pd.read_csv(csv)
-        run = json.loads((out / f"{algorithm}-leduc.run.json").read_text())
-        last, best = table.iloc[-1], table.loc[table["env_steps"] > 0, "exploitability"].min()
-        lines.append(f"| {algorithm} | {int(last['env_steps']):,} | {last['exploitability']:.4f} | {best:.4f} | "
-                     f"{last['train_seconds'] / 60:.1f} min | `{run['command']}` |")
-    lines += ["", "![every learner's curve](learners-leduc.png)", ""]
-    for csv in sorted(out.glob("*-leduc.csv")):
-        algorithm = csv.name[: -len("-leduc.csv")]
-        run = json.loads((out / f"{algorithm}-leduc.run.json").read_text())
-        settings = ", ".join(f"{k}={v}" for k, v in run["settings"].items())
-        lines += [f"## {algorithm}", "", f"Settings (seed {run['seed']}): {settings}.", "",
-                  f"Measured at commit `{run['commit']}` on {run['machine']}.", ""]
+             "", *curves_summary(out, "leduc")]
     return "\n".join(lines)
 
 
@@ -291,8 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     write_run(out / f"{stem}.run.json", run_record("leduc.py", argv, measured_with, game="leduc_poker", seed=seed,
                                                      steps=steps, points=points, settings=shown, config=config))
     uniform = uniform_exploitability(pyspiel.load_game("leduc_poker"))
-    every = {csv.name[: -len("-leduc.csv")]: pd.read_csv(csv) for csv in sorted(out.glob("*-leduc.csv"))}
-    plot(every, uniform, out / "learners-leduc.png")
+    plot({label: table}, uniform, out / f"{stem}.png")
+    plot(curves(out, "leduc"), uniform, out / "learners-leduc.png")
     with atomic_write(out / "README.md", "w") as handle:
         handle.write(readme(out, uniform))
     print(f"results in {out}")

@@ -124,12 +124,14 @@ def test_leduc_quick(algorithm, tmp_path):
     run = json.loads((tmp_path / f"{algorithm}-leduc.run.json").read_text())
     assert run["command"].startswith("python experiments/leduc.py --quick") and run["seed"] == 7_000_000
     assert (tmp_path / "learners-leduc.png").stat().st_size > 1000
+    assert (tmp_path / f"{algorithm}-leduc.png").stat().st_size > 1000
     assert f"| {algorithm} |" in (tmp_path / "README.md").read_text()
 
 
 def test_a_bad_label_or_setting_is_a_one_line_error(tmp_path):
     for args, message in ((["--label", "a b"], "--label: letters, digits"),
                           (["--set", "no_such=1"], "unknown hyperparameter 'no_such'"),
+                          (["--set", "hidden=0"], "NFSPConfig.hidden must be layer widths of at least 1"),
                           (["--algorithm", "openspiel-nfsp", "--set", "rl_lr=1"], "runs with its example's settings")):
         done = subprocess.run([sys.executable, str(EXPERIMENTS / "leduc.py"), *args, "--out", str(tmp_path)],
                               capture_output=True, text=True, timeout=300)
