@@ -653,3 +653,14 @@ def test_ray_actors_collect_for_one_learner(tmp_path):
         ray.shutdown()
     with pytest.raises(ValueError, match="actors must divide"):
         PPOTrainer(game, tmp_path / "bad", config, backend="local", actors=3)
+
+
+@pytest.mark.parametrize("module, config", [("ppo", "PPOConfig"), ("mmd", "MMDConfig"), ("nfsp", "NFSPConfig"),
+                                            ("az", "AZConfig"), ("psro", "PSROConfig")])
+def test_a_hidden_layer_of_no_width_is_refused_by_every_config(module, config):
+    import importlib
+
+    cls = getattr(importlib.import_module(f"elements_ai.selfplay.{module}"), config)
+    with pytest.raises(ValueError, match=rf"{config}\.hidden must be layer widths of at least 1, got \[64, 0\]"):
+        cls(hidden=[64, 0])
+    assert cls(hidden=["32"]).hidden == (32,)

@@ -35,7 +35,7 @@ from ..agents.batched import BatchedSearch, evaluator
 from ..core.vec import VecEnv, batch_encode_information_state
 from ..progress import progress_bar
 from . import checkpoint, imitation
-from .net import PolicyValueNet, masked_entropy, masked_log_probs, value_bound
+from .net import PolicyValueNet, layer_sizes, masked_entropy, masked_log_probs, value_bound
 from .ppo import evaluate, write_log
 
 
@@ -69,7 +69,7 @@ class AZConfig:
     threads: int = 1
 
     def __post_init__(self):
-        self.hidden = tuple(int(h) for h in self.hidden)
+        self.hidden = layer_sizes(self.hidden, type(self).__name__)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in ("num_games", "sims", "moves_per_iteration", "buffer_size", "batch_size", "threads",
                      "keep_checkpoints", "imitation_batch"):

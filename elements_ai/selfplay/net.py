@@ -30,8 +30,24 @@ from ..agents.network import HINTS, Network, value_bound
 
 HINT_WEIGHT = 3.0  # the first bonus: with up to 20 legal actions, the hinted one is likelier than the rest together
 
-__all__ = ["HINTS", "PolicyValueNet", "masked_entropy", "masked_log_probs", "masked_logits", "masked_probs",
-           "value_bound"]
+__all__ = ["HINTS", "PolicyValueNet", "layer_sizes", "masked_entropy", "masked_log_probs", "masked_logits",
+           "masked_probs", "value_bound"]
+
+
+def layer_sizes(hidden, owner: str) -> tuple[int, ...]:
+    """The hidden layers' widths of a config (``owner`` names it in the error): whole numbers >= 1.
+
+    >>> layer_sizes([64, "64"], "PPOConfig")
+    (64, 64)
+    >>> layer_sizes([0], "PPOConfig")
+    Traceback (most recent call last):
+    ...
+    ValueError: PPOConfig.hidden must be layer widths of at least 1, got [0]
+    """
+    sizes = tuple(int(h) for h in hidden)
+    if any(h < 1 for h in sizes):
+        raise ValueError(f"{owner}.hidden must be layer widths of at least 1, got {hidden!r}")
+    return sizes
 
 
 class PolicyValueNet(nn.Module):

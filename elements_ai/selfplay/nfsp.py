@@ -56,7 +56,7 @@ from ..agents.network import Network
 from ..core.vec import VecEnv
 from ..progress import progress_bar
 from . import checkpoint
-from .net import PolicyValueNet, masked_log_probs, masked_probs, value_bound
+from .net import PolicyValueNet, layer_sizes, masked_log_probs, masked_probs, value_bound
 from .players import encode_rows
 from .ppo import evaluate, plot_scores, save_figure, write_log
 
@@ -91,7 +91,7 @@ class NFSPConfig:
     threads: int = 1  # torch and numba threads
 
     def __post_init__(self):
-        self.hidden = tuple(int(h) for h in self.hidden)
+        self.hidden = layer_sizes(self.hidden, type(self).__name__)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in ("num_envs", "rollout_steps", "batch_size", "learn_every", "replay_capacity",
                      "reservoir_capacity", "target_update_every", "epsilon_decay_steps", "keep_checkpoints",

@@ -54,7 +54,7 @@ from ..progress import progress_bar
 from ..tables import write_csv
 from . import checkpoint, imitation
 from .match import mean_score, play, rotation, seat_scores
-from .net import HINTS, PolicyValueNet, masked_entropy, masked_log_probs, value_bound
+from .net import HINTS, PolicyValueNet, layer_sizes, masked_entropy, masked_log_probs, value_bound
 from .players import Hints, NetPlayer, Player, choose, encode_rows, make_player
 
 LEARNER = -1
@@ -99,7 +99,7 @@ class PPOConfig:
     threads: int = 1  # torch and numba threads
 
     def __post_init__(self):
-        self.hidden = tuple(int(h) for h in self.hidden)
+        self.hidden = layer_sizes(self.hidden, type(self).__name__)
         self.opponents = tuple(self.opponents)
         self.opponent_weights = tuple(float(w) for w in self.opponent_weights)
         self.eval_opponents = tuple(self.eval_opponents)

@@ -48,6 +48,7 @@ from ..solvers import TreeTooLarge, build_tree, evaluate_probs
 from ..solvers.agents import bot_policy
 from ..solvers.mixture import mixture_probs
 from ..tables import write_csv
+from .net import layer_sizes
 from .ppo import PPOConfig, PPOTrainer
 
 __all__ = ["META_SOLVERS", "PSROConfig", "PSROTrainer", "meta_nash"]
@@ -73,7 +74,7 @@ class PSROConfig:
     threads: int = 1  # torch, numba and tree-sweep threads
 
     def __post_init__(self):
-        self.hidden = tuple(int(h) for h in self.hidden)
+        self.hidden = layer_sizes(self.hidden, type(self).__name__)
         if int(self.br_steps) < 1:
             raise ValueError(f"PSROConfig.br_steps must be at least 1, got {self.br_steps!r}")
         if self.meta_solver not in META_SOLVERS:
