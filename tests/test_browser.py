@@ -18,7 +18,7 @@ import pytest
 
 import elements_ai
 from elements_ai.record import GameRecord
-from elements_ai.web.app import serving
+from elements_ai.web.app import create_app, serving
 
 # Both games in one worker under pytest-xdist: one browser and one server for the module.
 pytestmark = pytest.mark.xdist_group("browser")
@@ -76,6 +76,8 @@ def wait(driver, condition, what: str, seconds: float = GAME_SECONDS):
             "const text = (id) => document.getElementById(id).textContent;"
             "return {status: text('status'), state: document.getElementById('status').dataset.state,"
             " busy: document.body.dataset.busy, error: text('play-error') + text('setup-error'),"
+            " game: document.body.dataset.game, address: location.hash,"
+            " play_hidden: document.getElementById('play').hidden,"
             " log: Array.from(document.querySelectorAll('#log li'), li => li.textContent).slice(-5)};")
         raise AssertionError(f"waited {seconds} s for {what}; the page: {page}; "
                              f"its console: {driver.get_log('browser')}") from None
@@ -349,3 +351,22 @@ def test_a_second_tab_shows_the_game_as_it_now_stands(browser, url):
         browser.switch_to.window(first)
     # The first tab, left on the old view, looks again and shows the game as it now stands.
     wait(browser, lambda d: status(d)[1] == now, "the first tab to catch up", 30)
+
+
+@pytest.mark.slow
+def test_a_game_asked_for_twice_at_once_starts_once(browser):
+    """Start pressed twice before the answer (a double click, or a press as the game
+    string's check comes back and turns the button on again) starts one game, not two."""
+    from selenium.webdriver.common.by import By
+
+    browser = needs(browser)
+    app = create_app()
+    with serving(app) as address:
+        browser.get(address)
+        wait(browser, lambda d: d.find_element(By.ID, "start").is_enabled(), "the list of games", 60)
+        browser.execute_script("const form = document.getElementById('new-game');"
+                               " form.requestSubmit(); form.requestSubmit();")
+        wait(browser, lambda d: d.execute_script("return document.body.dataset.game || ''"), "the game shown", 60)
+        wait(browser, lambda d: status(d)[0] != "busy", "the page at rest", 30)
+        assert len(app.state.tables) == 1, sorted(app.state.tables)
+        assert browser.current_url.endswith("#game=" + next(iter(app.state.tables)))

@@ -11,6 +11,7 @@ let prefix = []; // the picture's regions clicked so far towards a move
 let timer = null;
 let generation = 0; // bumped when a game is left, so its pending steps stop
 let watcher = null; // looks again at a game waiting for this person: another tab may move it
+let starting = false; // a new game is being asked for: one at a time, or two would start
 const WATCH_MS = 2500;
 
 // The picture is drawn for the board's width, so that it reads at its own size on a phone.
@@ -89,7 +90,7 @@ async function describe() {
     $("game-info").textContent = `${info.title}, ${info.players} player${info.players > 1 ? "s" : ""}. `
       + `Parameters: ${params.join("; ")}.`;
     fillSeats(info.players);
-    $("start").disabled = false;
+    $("start").disabled = starting;
   } catch (error) {
     if (asked !== describing) return;
     described = null;
@@ -137,6 +138,7 @@ function fillBots() {
 
 async function start(event) {
   event.preventDefault();
+  if (starting) return;
   $("setup-error").textContent = "";
   const bots = Array.from($("bots").querySelectorAll("input.bot"), (input) => input.value.trim());
   const request = { game: $("game-string").value.trim(), seat: Number($("seat").value), bots };
@@ -148,6 +150,7 @@ async function start(event) {
     }
     request.seed = Number(seed);
   }
+  starting = true;
   $("start").disabled = true;
   try {
     const answer = await api("POST", "/api/games", request);
@@ -157,6 +160,7 @@ async function start(event) {
   } catch (error) {
     $("setup-error").textContent = error.message;
   } finally {
+    starting = false;
     $("start").disabled = false;
   }
 }
@@ -164,7 +168,7 @@ async function start(event) {
 // --- playing ---------------------------------------------------------------------------
 
 async function open(id) {
-  generation += 1;
+  const mine = ++generation;
   clearTimeout(timer);
   clearInterval(watcher);
   gameId = id;
@@ -175,9 +179,11 @@ async function open(id) {
   $("play").hidden = false;
   $("play-error").textContent = "";
   try {
-    show(await api("GET", gamePath(id)));
+    // Left meanwhile (New game, Back): the answer is for a game no longer shown.
+    const next = await api("GET", gamePath(id));
+    if (mine === generation) show(next);
   } catch (error) {
-    $("play-error").textContent = error.message;
+    if (mine === generation) $("play-error").textContent = error.message;
   }
 }
 
