@@ -17,7 +17,7 @@ from elements_ai.cli import main
 from elements_ai.core.params import ParameterError
 from elements_ai.selfplay import checkpoint
 from elements_ai.selfplay.mmd import MMDConfig, MMDTrainer, learning_rate, penalty, schedule
-from elements_ai.selfplay.net import masked_log_probs
+from elements_ai.selfplay.net import PolicyValueNet, masked_log_probs
 from elements_ai.selfplay.ppo import PPOConfig, PPOTrainer
 from elements_ai.selfplay.recipes import train
 from elements_ai.solvers import build_tree, evaluate_probs
@@ -287,6 +287,39 @@ def test_with_alpha_and_the_step_at_zero_mmd_is_ppo(tmp_path):
         PPOTrainer(game, tmp_path / "mmd", seed=4, progress=False)
 
 
+def test_a_run_started_from_a_network_holds_its_weights_and_resumes_from_its_own(tmp_path):
+    game = elements_ai.load_game(SMALL)
+    first = MMDTrainer(game, tmp_path / "first", MMDConfig(**TINY), seed=3, progress=False)
+    first.train(steps=256)
+    started = first.network()
+    # From a training folder (what a bot's ckpt= takes): its last network, weights and value head.
+    config = MMDConfig(**TINY, init=str(tmp_path / "first"), alpha=0.3)
+    second = MMDTrainer(game, tmp_path / "second", config, seed=8, progress=False)
+    assert _same(_weights(second), PolicyValueNet.from_network(started).state_dict())
+    second.train(steps=128)
+    trained = _weights(second)
+    assert not _same(trained, PolicyValueNet.from_network(started).state_dict())
+    # Resumed, the run holds its own checkpoint's weights, not init's again.
+    assert _same(_weights(MMDTrainer(game, tmp_path / "second", progress=False)), trained)
+    # The shipped agent by name: the round's mmd, its 128x128 layers.
+    round_game = elements_ai.load_game("elements(single_round=true,hand_size=3)")
+    shipped, _ = load_network("", round_game, "mmd")
+    run = MMDTrainer(round_game, tmp_path / "shipped", MMDConfig(**{**TINY, "hidden": (128, 128)}, init="mmd"),
+                     progress=False)
+    assert _same(_weights(run), PolicyValueNet.from_network(shipped).state_dict())
+
+
+@pytest.mark.parametrize("init, message", [
+    ("mmd", "its hidden layers are \\(128, 128\\), the run's \\(32,\\): --set hidden=128_128"),
+    ("nowhere.npz", "init='nowhere.npz': .*init takes a shipped agent"),
+])
+def test_a_network_to_start_from_that_cannot_be_is_a_clear_error(init, message, tmp_path):
+    game = elements_ai.load_game("elements(single_round=true,hand_size=3)")
+    with pytest.raises(ValueError, match=message):
+        MMDTrainer(game, tmp_path / "run", MMDConfig(**TINY, init=init), progress=False)
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_resumed_run_continues_as_if_never_stopped_and_a_seed_repeats_a_run(tmp_path):
     game = elements_ai.load_game(SMALL)
     config = MMDConfig(**TINY, alpha=0.3, anneal_steps=1000)
@@ -329,6 +362,13 @@ def test_the_train_command_trains_mmd_and_the_mmd_bot_plays_it(tmp_path, capsys)
         make_bot("mmd", game, 0)
     assert main(args[:-8] + ["--set", "alpha=-1", "--out", str(tmp_path / "bad")]) == 2
     assert "alpha must be a finite number >= 0" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
+    # --set init= starts from a network: the run just trained; a wrong one is one line, nothing written.
+    assert main(args[:-8] + ["--set", f"init={out}", "--set", "hidden=16", "--out", str(tmp_path / "again")]) == 0
+    assert checkpoint.load(tmp_path / "again")["config"]["init"] == str(out)
+    assert main(args[:-8] + ["--set", "init=mmd", "--out", str(tmp_path / "bad")]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert "error: init='mmd': mmd: no shipped agent for elements(" in said[-1], said
     assert not (tmp_path / "bad").exists()
 
 

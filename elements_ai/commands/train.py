@@ -35,6 +35,9 @@ to millions, some after an imitation phase of their own.
 A game with a shipped agent trains by its recipe (steps, seed, hyperparameters), unless
 --steps, --seed or --set say otherwise; other games start from the trainer's defaults.
 Running it again with the same --out resumes the run from its latest checkpoint.
+PPO and MMD start a new run from a network's weights with --set init=mmd (or ppo: the
+agent shipped for the game) or --set init=PATH (a network file, a training folder or
+one of its checkpoints); its hidden layers must be the run's (--set hidden=).
 MMD (magnetic mirror descent) is PPO in pure self-play with a magnet: its last policy
 approaches a Nash equilibrium of a two-player zero-sum game; --set alpha=, kl_coef=,
 anneal_steps= set its temperature and mirror-descent step and their schedule, and

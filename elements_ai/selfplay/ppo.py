@@ -91,6 +91,7 @@ class PPOConfig:
     imitation_workers: int = 1  # processes that play the imitated games
     imitation_visits: bool = False  # learn a search bot's visit shares rather than its moves
     hint: str = ""  # "rules": learn a correction to the rule-based heuristic (selfplay.net); "": a policy
+    init: str = ""  # a new run starts from this network (``initial_network``); "": fresh weights
     eval_opponents: tuple[str, ...] = ("random", "rules")
     eval_games: int = 200
     eval_every: int = 10  # iterations between evaluations (0: never)
@@ -122,6 +123,9 @@ class PPOConfig:
                                  f"{self.opponent_weights!r}")
         if self.hint not in HINTS:
             raise ValueError(f"PPOConfig.hint must be one of {HINTS}, got {self.hint!r}")
+        if not isinstance(self.init, str):
+            raise ValueError(f"PPOConfig.init must be a string (a shipped agent or a network's path), "
+                             f"got {self.init!r}")
         for name in ("self_play", "fixed_share", "gae_lambda", "gamma"):
             if not 0.0 <= float(getattr(self, name)) <= 1.0:
                 raise ValueError(f"PPOConfig.{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -137,6 +141,38 @@ class PPOConfig:
     def from_dict(cls, values: dict[str, Any]) -> PPOConfig:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items() if k in names})
+
+
+def initial_network(game, config: PPOConfig):
+    """The network that ``config.init`` names, for a run of ``config`` on ``game`` to
+    start from: a shipped agent's name (``ppo``, ``mmd``: the network shipped for
+    ``game``), or what a network bot's ``ckpt=`` takes (a network file, a training folder
+    or one of its checkpoints). Its layers and hint must be the run's; else a
+    ``ValueError`` that says which setting differs.
+
+    >>> import elements_ai
+    >>> game = elements_ai.load_game("elements(single_round=true,hand_size=3)")
+    >>> initial_network(game, PPOConfig(init="mmd", hidden=(128, 128))).hidden
+    (128, 128)
+    """
+    from ..agents.netbots import load_network
+    from ..agents.network import NetworkError
+    from ..zoo import ShippedError
+
+    shipped = config.init in ("ppo", "mmd")
+    try:
+        network, _ = load_network("" if shipped else config.init, game, config.init if shipped else "ppo")
+    except (NetworkError, ShippedError, OSError) as error:
+        raise ValueError(f"init={config.init!r}: {error} (init takes a shipped agent, ppo or mmd, or a network "
+                         f"file, a training folder or one of its checkpoints)") from None
+    if network.hidden != tuple(config.hidden):
+        sizes = "_".join(str(size) for size in network.hidden)
+        raise ValueError(f"init={config.init!r}: its hidden layers are {network.hidden}, the run's "
+                         f"{tuple(config.hidden)}: --set hidden={sizes} to start from it")
+    if network.hint != config.hint:
+        raise ValueError(f"init={config.init!r}: its hint is {network.hint!r}, the run's {config.hint!r}: "
+                         f"--set hint={network.hint} to start from it")
+    return network
 
 
 def evaluate(net: PolicyValueNet, game, opponent: str, games: int, seed: int, greedy: bool = False):
@@ -427,6 +463,9 @@ class PPOTrainer:
                                       config.imitation_opponent, config.imitation_visits)
         self.net = PolicyValueNet(gc.info_size, gc.num_actions, self.num_players, config.hidden,
                                   config.hint).to(self.torch_device)
+        if config.init and saved is None:  # a resumed run holds its own weights
+            start = PolicyValueNet.from_network(initial_network(self.game, config))
+            self.net.load_state_dict(start.state_dict())
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
         self.generator = torch.Generator().manual_seed(self.seed)
         self.iteration = 0
