@@ -481,3 +481,35 @@ def test_distill_exact_quick(tmp_path):
     assert last["exploitability"] == run["student_exploitability"] < 0.6
     assert (tmp_path / "student.npz").is_file() and (tmp_path / "distill.csv").is_file()
     assert "--quick" in run["command"] and "| 20 |" in (tmp_path / "distill.md").read_text()
+
+
+def test_network_inputs_quick(tmp_path, monkeypatch):
+    """The hashed count of distinct network inputs is the exact count (every row held),
+    on the quick deck, and it counts the merges of an encoding that drops half the tensor."""
+    result = subprocess.run([sys.executable, str(EXPERIMENTS / "network_inputs.py"), "--quick", "--out",
+                             str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    row = pd.read_csv(tmp_path / "inputs.csv").iloc[0]
+    assert row["decisions"] == row["distinct"] > 10_000 and row["merged"] == 0
+    assert "| 0 |" in (tmp_path / "inputs.md").read_text() and "--quick" in json.loads(
+        (tmp_path / "run.json").read_text())["command"]
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    import network_inputs
+
+    from elements_ai.solvers import build_compact
+
+    game = elements_ai.load_game(network_inputs.QUICK)
+    tree = build_compact(game)
+    encode = network_inputs.encode_states
+
+    def half_the_tensor(*args):
+        players, tensors, masks, hints = encode(*args)
+        return players, np.ascontiguousarray(tensors[:, : tensors.shape[1] // 2]), masks, hints
+
+    monkeypatch.setattr(network_inputs, "encode_states", half_the_tensor)
+    decisions, distinct = network_inputs.count_inputs(game, tree)
+    rows = []
+    for _, states in network_inputs.infoset_states(tree, 4096):
+        players, tensors, masks, _ = network_inputs.encode_states(game, states)
+        rows.append(np.concatenate([players[:, None], tensors, masks], axis=1, dtype=np.float32))
+    assert decisions == row["decisions"] and distinct == len(np.unique(np.concatenate(rows), axis=0)) < decisions
