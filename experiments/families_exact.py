@@ -31,9 +31,14 @@ from the evaluation seed ``_common.EVAL_SEED``):
   variant's settings, ``experiments/equilibrium.py``), each playing its last network
   (PPO also greedily, as its recipe ships it);
 - ``ismcts:sims=1000``: a search, whose policy at 2.8e7 information sets (1,000
-  simulations each, about 15 ms) would take days to read: its scores are measured
-  by games (``GAMES`` a pairing, seats swapped) and its exploitability is not
-  measured.
+  simulations each, about 2 ms here, asked 32 times to read its action frequencies)
+  would take days to read: its scores are measured by games (``GAMES`` a pairing,
+  seats swapped) and its exploitability is bounded from below by a learned best
+  response (``approx_exploitability.learned_best_response``: PPO against the search
+  for ``RESPONSE_STEPS`` steps, then ``RESPONSE_GAMES`` games, greedy, seats
+  alternated; a 95% t interval). The same response learnt against the shipped ``mmd``
+  of this round, whose exact figure is known, shows how far under the exact figure
+  such a bound stays (``run.json``'s ``response``).
 
 ``--only`` measures some agents into ``measures.json``; with ``--update`` their rows and
 curves then take the place of theirs in the tables a full run wrote, and the run is
@@ -80,6 +85,12 @@ QUICK = "elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)"
 CFR_ITERATIONS, QUICK_CFR_ITERATIONS = 64, 64
 MCCFR_SECONDS, QUICK_MCCFR_SECONDS = 1200.0, 2.0
 GAMES, QUICK_GAMES = 1000, 4
+# The learned best response to the search: its env steps and the games that measure it.
+RESPONSE_STEPS, QUICK_RESPONSE_STEPS = 1_000_000, 1024
+RESPONSE_GAMES, QUICK_RESPONSE_GAMES = 2000, 20
+# The shipped network whose learned response calibrates the bound (its exact figure is
+# known): the round's ``mmd``; the small deck of ``--quick`` ships a ``ppo``.
+RESPONSE_CHECK, QUICK_RESPONSE_CHECK = "mmd", "ppo"
 CURVE_POINTS = 6  # checkpoints measured a learner, spread evenly on a log scale of steps, the last always
 OPPONENTS = ("rules", "random", "cfr")
 ISMCTS, QUICK_ISMCTS = "ismcts:sims=1000", "ismcts:sims=20"
@@ -339,6 +350,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     # The search plays games: its policy cannot be read at every information set.
     search = ISMCTS if not quick else QUICK_ISMCTS
     games = QUICK_GAMES if quick else GAMES
+    response_record = None
     if wanted("ismcts"):
         search_row = {"agent": search, "family": "search", "algorithm": "IS-MCTS", "steps": 0, "train_seconds": 0.0,
                       "exploitability": math.nan, "measure": f"games ({games} a pairing)"}
@@ -351,7 +363,19 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             search_row[f"vs_{name}"] = float(found["mean_return"])
             search_row[f"vs_{name}_half_width"] = float(found["return_high"] - found["mean_return"])
             print(f"{search} against {name}: {found['mean_return']:+.3f}", flush=True)
+        search_row.update(responded(game, search, runs, seed, quick, "ismcts"))
         rows.append(search_row)
+        shipped = QUICK_RESPONSE_CHECK if quick else RESPONSE_CHECK
+        check = responded(game, shipped, runs, seed, quick, f"{shipped}-shipped")
+        check["exact"] = measure(f"{shipped} (shipped)", None, lambda: network(shipped), full=False)["exploitability"]
+        print(f"learned response to the shipped {shipped}: {check['exploitability_bound']:+.3f}, "
+              f"exact {check['exact']:.4f}", flush=True)
+        response_record = {"agent": search, "steps": check["response_steps"], "games": check["response_games"],
+                           "bound": search_row["exploitability_bound"],
+                           "half_width": search_row["exploitability_bound_half_width"],
+                           "check": {"agent": f"{shipped} (shipped)", "bound": check["exploitability_bound"],
+                                     "half_width": check["exploitability_bound_half_width"],
+                                     "exact": check["exact"]}}
     if only and not options.update:
         print(markdown(pd.DataFrame(rows)) if rows else "nothing measured")
         print(f"--only: measures kept in {cache_path}; no table written")
@@ -376,14 +400,32 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         nodes=tree.num_nodes, infosets=tree.num_infosets, seconds=round(time.perf_counter() - started, 1),
         peak_resident_gb=round(peak_gb(), 2),
     )
+    if response_record is not None:
+        record["response"] = response_record
     if previous is not None:  # the full run stays on record; this one is one of its updates
-        update = {key: record[key] for key in ("command", "seconds", "peak_resident_gb", "commit", "machine")}
+        update = {key: record[key] for key in ("command", "seconds", "peak_resident_gb", "commit", "machine",
+                                               "response") if key in record}
         update["learners"] = {name: command for name, command in record["learners"].items() if name in only}
         record = {**previous, "updates": [*previous.get("updates", []), {"agents": sorted(only), **update}]}
     write_run(out / "run.json", record)
     print(markdown(table))
     print(f"results in {out}")
     return table
+
+
+def responded(game, agent: str, runs: Path, seed: int, quick: bool, folder: str) -> dict:
+    """A learned best response to ``agent`` (trained under ``runs/response/<folder>``,
+    kept there, so a rerun only plays its games): its mean return, a lower bound on the
+    agent's exploitability, with its 95% interval."""
+    from approx_exploitability import learned_best_response
+
+    steps = QUICK_RESPONSE_STEPS if quick else RESPONSE_STEPS
+    games = QUICK_RESPONSE_GAMES if quick else RESPONSE_GAMES
+    found = learned_best_response(game, agent, steps, runs / "response" / folder, seed=seed, eval_games=games)
+    print(f"learned response to {agent}: {found['bound']:+.3f} [{found['low']:+.3f}, {found['high']:+.3f}]",
+          flush=True)
+    return {"exploitability_bound": found["bound"], "exploitability_bound_half_width": found["high"] - found["bound"],
+            "response_steps": steps, "response_games": found["games"]}
 
 
 def written_tables(out: Path) -> list[Path]:
@@ -432,6 +474,9 @@ def markdown(table: pd.DataFrame) -> str:
 
     for r in table.itertuples():
         exploitability = "not measured" if math.isnan(r.exploitability) else f"{r.exploitability:.4f}"
+        bound = getattr(r, "exploitability_bound", math.nan)
+        if math.isnan(r.exploitability) and isinstance(bound, float) and not math.isnan(bound):
+            exploitability = f"≥ {bound:.3f} ± {r.exploitability_bound_half_width:.3f} (learned response)"
         lines.append(f"| `{r.agent}` | {r.family} | {r.steps:,} | {r.train_seconds:,.0f} | {exploitability} | "
                      f"{cell(r, 'vs_rules')} | {cell(r, 'vs_random')} | {cell(r, 'vs_cfr')} |")
     return "\n".join(lines)

@@ -393,6 +393,22 @@ def test_families_exact_quick(tmp_path):
     written = json.loads((tmp_path / "run.json").read_text())  # the full run's record
     assert "--quick" in written["command"] and written["seed"] == 7_000_000
     assert "--algorithm" in written["learners"]["mmd"]
+    # The search's exploitability is bounded from below by a learned response, calibrated
+    # on a shipped network whose exact figure the same run measures (the small deck's ppo).
+    search = table.loc["ismcts:sims=20"]
+    assert -2 <= search["exploitability_bound"] <= 2 and search["exploitability_bound_half_width"] >= 0
+    assert "(learned response)" in (tmp_path / "families.md").read_text()
+    response = written["response"]
+    assert response["agent"] == "ismcts:sims=20" and response["bound"] == search["exploitability_bound"]
+    from elements_ai.agents.netbots import load_network
+    from elements_ai.selfplay.exact import ExactEvaluator
+
+    small = elements_ai.load_game("elements(single_round=true,deck=1_2_3_6_6_6,hand_size=2)")
+    shipped_ppo = ExactEvaluator(small).evaluate(load_network("", small)[0]).exploitability
+    assert response["check"]["agent"] == "ppo (shipped)"
+    assert response["check"]["exact"] == pytest.approx(shipped_ppo, abs=1e-6)
+    assert response["check"]["bound"] <= response["check"]["exact"] + response["check"]["half_width"]
+    assert (tmp_path.parent / "runs" / "response" / "ismcts").is_dir()
     assert (tmp_path / "curves.png").stat().st_size > 0 and "| `cfr` |" in (tmp_path / "families.md").read_text()
     # --update puts one agent's rows and curve in place of its own; the rest and their order stay.
     before = pd.read_csv(tmp_path / "families.csv")
