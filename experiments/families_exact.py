@@ -32,7 +32,7 @@ from the evaluation seed ``_common.EVAL_SEED``):
   (PPO also greedily, as its recipe ships it);
 - ``ismcts:sims=1000``: a search, whose policy at 2.8e7 information sets (1,000
   simulations each, about 2 ms here, asked 32 times to read its action frequencies)
-  would take days to read: its scores are measured by games (``GAMES`` a pairing,
+  would take more than a week to read: its scores are measured by games (``GAMES`` a pairing,
   seats swapped) and its exploitability is bounded from below by a learned best
   response (``approx_exploitability.learned_best_response``: PPO against the search
   for ``RESPONSE_STEPS`` steps, then ``RESPONSE_GAMES`` games, greedy, seats
