@@ -71,6 +71,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, variant", CASES)
 def test_the_gpu_face_plays_the_cpu_faces_games(game, variant):
     # Random actions drawn by each face from its own streams, chance inside, autoreset:

@@ -659,6 +659,7 @@ def test_full_four_player_aside_game_passes_openspiel_conformance():
     check_conformance(elements_ai.load_game("elements1997", players=4, empty_slots="aside"), num_sims=3)
 
 
+@pytest.mark.slow
 def test_sample_legal_draws_every_legal_action_once_from_an_even_grid():
     for params in ({}, {"players": 5}):
         env = elements_ai.make_vec("elements1997", 32, seed=5, autoreset=True, **params)

@@ -208,6 +208,7 @@ def _maskable_ppo_learns(name: str, params: dict, seat: int) -> None:
     assert int(action) in env.game_state.legal_actions()
 
 
+@pytest.mark.slow
 def test_maskable_ppo_learns_where_deals_end_before_the_learners_move():
     for seat in (0, 1):
         _maskable_ppo_learns(SHORT, {}, seat)

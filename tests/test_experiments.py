@@ -125,6 +125,7 @@ def test_multiplayer_quick(tmp_path):
     assert first == derive_seed(run["seed"], 0, 0)
 
 
+@pytest.mark.slow
 def test_solver_sizes_quick(tmp_path):
     _run("solvers/sizes.py", tmp_path)
     table = pd.read_csv(tmp_path / "sizes.csv")
@@ -134,6 +135,7 @@ def test_solver_sizes_quick(tmp_path):
     assert table["memory_gb"].gt(0).all() and table["solvable_24gb"].any() and not table["solvable_24gb"].all()
 
 
+@pytest.mark.slow
 def test_solver_agents_quick(tmp_path):
     _run("solvers/agents.py", tmp_path)
     table = pd.read_csv(tmp_path / "agents_exploitability.csv").set_index("agent")
@@ -192,6 +194,7 @@ def test_baselines_quick(tmp_path):
     assert "| bar |" in (tmp_path / "two_player.md").read_text()
 
 
+@pytest.mark.slow
 def test_head_to_head_quick(tmp_path):
     _run("head_to_head.py", tmp_path)
     table = pd.read_csv(tmp_path / "head_to_head.csv")
@@ -203,6 +206,7 @@ def test_head_to_head_quick(tmp_path):
     assert run["seed"] == 7_000_000 and set(run["agents"]) == mmd and "--quick" in run["command"]
 
 
+@pytest.mark.slow
 def test_seat_gains_of_a_multiplayer_agent(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(EXPERIMENTS))
     from approx_exploitability import seat_gains
@@ -287,6 +291,7 @@ def _shipped_learned():
             and r.name != "mmd-elements-round"]
 
 
+@pytest.mark.slow
 def test_full_deck_solve_quick(tmp_path):
     policy = tmp_path / "policy.npz"
     result = subprocess.run([sys.executable, str(EXPERIMENTS / "solvers" / "full_deck.py"), "--quick", "--policy",
@@ -333,6 +338,7 @@ def test_reproduce_quick(tmp_path):
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "other than its own" in refused.stderr
 
 
+@pytest.mark.slow
 def test_network_exploitability_quick(tmp_path):
     tree = tmp_path / "small.tree"
     runs = []
@@ -449,19 +455,23 @@ def test_mixture_exact_quick(tmp_path):
     assert not (tmp_path / "no").exists()  # the full deck's run refused before its tree is built
 
 
-def test_families_exact_update_is_refused_without_agents_or_tables(tmp_path):
-    def run(*extra):
-        return subprocess.run([sys.executable, str(EXPERIMENTS / "families_exact.py"), "--quick", "--out",
-                               str(tmp_path / "out"), "--runs", str(tmp_path / "runs"), *extra],
-                              capture_output=True, text=True, timeout=600)
+def test_families_exact_update_is_refused_without_agents_or_tables(tmp_path, capsys, monkeypatch):
+    # In this process: the refusals come before any import the run needs would matter.
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    import families_exact
 
-    alone = run("--update")
-    assert alone.returncode == 2 and "--update needs --only" in alone.stderr
-    first = run("--only", "rules", "--update")  # no full run's tables to update
-    assert first.returncode == 1 and "--update needs a full run's tables first" in first.stderr
+    def run(*extra):
+        with pytest.raises(SystemExit) as stopped:
+            families_exact.main(["--quick", "--out", str(tmp_path / "out"), "--runs", str(tmp_path / "runs"), *extra])
+        return stopped.value.code
+
+    assert run("--update") == 2 and "--update needs --only" in capsys.readouterr().err
+    refused = run("--only", "rules", "--update")  # no full run's tables to update
+    assert "families_exact.py: --update needs a full run's tables first" in str(refused)
     assert not (tmp_path / "out").exists() and not (tmp_path / "runs").exists()  # refused before any work
 
 
+@pytest.mark.slow
 def test_full_deck_solve_stops_at_its_iterations_and_loads_a_saved_tree(tmp_path):
     from elements_ai.solvers.compact.file import save_compact
 
@@ -499,6 +509,7 @@ def test_distill_exact_quick(tmp_path):
     assert "--quick" in run["command"] and "| 20 |" in (tmp_path / "distill.md").read_text()
 
 
+@pytest.mark.slow
 def test_network_inputs_quick(tmp_path, monkeypatch):
     """The hashed count of distinct network inputs is the exact count (every row held),
     on the quick deck, and it counts the merges of an encoding that drops half the tensor."""

@@ -77,6 +77,7 @@ def _last_moves(state):
     return {p: "pick 17 (the longest move a game writes, or near it)" for p in range(state.get_game().num_players())}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS)
 def test_no_word_overlaps_another_or_leaves_the_picture(config):
     game = elements_ai.load_game(config)

@@ -67,6 +67,7 @@ def _mmd_on_matrix(payoff: np.ndarray, alpha: float, kl_coef: float, iterations:
     return [torch.softmax(z, -1).detach().numpy() for z in logits]
 
 
+@pytest.mark.slow
 def test_the_mmd_step_is_the_closed_form_proximal_step():
     # One state: the penalty's minimiser beside -E_pi[q] is pi ∝ (played^k exp(q))^(1/(alpha+k)).
     q = torch.tensor([1.0, -0.5, 0.25, 0.0], dtype=torch.float64)
@@ -90,6 +91,7 @@ def test_the_mmd_step_is_the_closed_form_proximal_step():
     np.testing.assert_allclose(found[:3].numpy(), expected.numpy(), atol=1e-6)
 
 
+@pytest.mark.slow
 def test_mmd_converges_to_the_quantal_response_equilibrium_of_a_matrix_game():
     alpha = 0.5
     row, column = _mmd_on_matrix(PERTURBED_RPS, alpha=alpha, kl_coef=2.0, iterations=300, inner=5)
@@ -125,6 +127,7 @@ def _fully_mixed_nash(payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return indifferent(-payoff.T), indifferent(payoff)
 
 
+@pytest.mark.slow
 def test_a_moving_magnet_takes_mmd_to_the_nash_equilibrium_not_the_regularised_one():
     row_nash, column_nash = _fully_mixed_nash(PERTURBED_RPS)
     assert (row_nash > 0.1).all() and (column_nash > 0.1).all()
@@ -158,6 +161,7 @@ def test_cooling_lowers_the_temperature_and_the_learning_rate_from_its_step_on()
     assert schedule(annealed, 4_000) == (0.01, pytest.approx(40.0))  # the step keeps its schedule
 
 
+@pytest.mark.slow
 def test_a_cooled_run_matches_a_hot_one_until_cooling_and_resumes_across_it(tmp_path):
     game = elements_ai.load_game(SMALL)
     hot = MMDConfig(**TINY, alpha=0.3, anneal_steps=0)
@@ -181,6 +185,7 @@ def test_a_cooled_run_matches_a_hot_one_until_cooling_and_resumes_across_it(tmp_
     assert _same(_weights(runs["cooled"]), _weights(resumed))
 
 
+@pytest.mark.slow
 def test_the_agent_is_the_mean_of_the_weights_from_average_from_on_and_resumes_so(tmp_path):
     game = elements_ai.load_game(SMALL)
     plain = MMDConfig(**TINY, alpha=0.3, anneal_steps=0, cool_steps=256, cool_alpha=0.05, cool_lr=1e-4)
@@ -212,6 +217,7 @@ def test_the_agent_is_the_mean_of_the_weights_from_average_from_on_and_resumes_s
         MMDConfig(average_from=-1)
 
 
+@pytest.mark.slow
 def test_the_magnet_moves_to_the_learners_policy_every_magnet_every_steps_and_resumes_so(tmp_path):
     game = elements_ai.load_game(SMALL)
     with pytest.raises(ValueError, match="magnet_every must be >= 0"):
@@ -272,6 +278,7 @@ def _same(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> bool:
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
+@pytest.mark.slow
 def test_with_alpha_and_the_step_at_zero_mmd_is_ppo(tmp_path):
     game = elements_ai.load_game(SMALL)
     shared = dict(TINY, entropy_coef=0.0, self_play=1.0)
@@ -320,6 +327,7 @@ def test_a_network_to_start_from_that_cannot_be_is_a_clear_error(init, message, 
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_a_resumed_run_continues_as_if_never_stopped_and_a_seed_repeats_a_run(tmp_path):
     game = elements_ai.load_game(SMALL)
     config = MMDConfig(**TINY, alpha=0.3, anneal_steps=1000)

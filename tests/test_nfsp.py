@@ -120,6 +120,7 @@ def test_a_longer_run_comes_closer_to_equilibrium(game, evaluator, tmp_path):
 
 # --- runs ----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_resumed_run_equals_one_that_never_stopped(game, tmp_path):
     config = NFSPConfig(**TINY)
     whole = NFSPTrainer(game, tmp_path / "whole", config, seed=7, progress=False)
@@ -140,6 +141,7 @@ def test_a_resumed_run_equals_one_that_never_stopped(game, tmp_path):
     assert [row["rl_loss"] for row in resumed.log] == [row["rl_loss"] for row in whole.log]
 
 
+@pytest.mark.slow
 def test_one_seed_gives_the_same_bits_and_another_seed_another_run(game, tmp_path):
     config = NFSPConfig(**TINY)
     runs = [NFSPTrainer(game, tmp_path / name, config, seed=seed, progress=False) for name, seed in

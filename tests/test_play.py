@@ -359,6 +359,7 @@ def spawn(*argv: str, cwd: Path):
                          timeout=120, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
+@pytest.mark.slow
 def test_a_person_plays_to_the_end_in_a_terminal(tmp_path):
     import pexpect
 

@@ -59,6 +59,7 @@ def test_every_declared_variant_has_a_playthrough():
             assert wanted in recorded, f"{name} variant {variant!r} has no playthrough in PLAYTHROUGHS"
 
 
+@pytest.mark.slow
 def test_the_documented_command_checks_the_files_in_a_fresh_interpreter():
     """``python -m elements_ai.playthroughs`` registers the games itself (a fresh
     process has not imported them) and reports the files up to date."""

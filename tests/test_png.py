@@ -97,6 +97,7 @@ def test_demo_png_without_cairosvg_stops_before_playing(monkeypatch, tmp_path, c
         'elements-ai: error: PNG export needs cairosvg: pip install "elements-ai[png]"']
 
 
+@pytest.mark.slow
 def test_demo_png_writes_one_picture_per_move(tmp_path, capsys):
     svg, png = tmp_path / "svg", tmp_path / "png"
     assert cli.main(["demo", "elements(single_round=true)", "--seed", "2", "--svg", str(svg), "--png", str(png)]) == 0

@@ -185,6 +185,7 @@ def test_the_psro_bot_plays_the_exact_mixture(short_run):
 
 # --- resume, the CLI, errors ---------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_resumed_run_continues_to_the_same_population(tmp_path):
     game = elements_ai.load_game(SMALL)
     straight = PSROTrainer(game, tmp_path / "straight", PSROConfig(**TINY), seed=2, progress=False)
@@ -220,6 +221,7 @@ def test_the_train_command_runs_psro_and_refuses_what_it_cannot_measure(tmp_path
         make_bot("psro", elements_ai.load_game(SMALL), 0)
 
 
+@pytest.mark.slow
 def test_the_curve_script_measures_psro_after_each_best_response(tmp_path):
     import subprocess
     import sys

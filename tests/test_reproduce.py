@@ -39,6 +39,7 @@ def full_length_run(tmp_path_factory):
     return run
 
 
+@pytest.mark.slow
 def test_a_recipe_run_twice_gives_the_same_bits_in_another_process_too(tmp_path):
     # The second run is another process with another hash seed: an order that came
     # from hashing strings, or any state left over from the first run, would show.

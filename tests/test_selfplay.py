@@ -103,6 +103,7 @@ def test_training_writes_checkpoints_and_a_log(tmp_path):
 @pytest.mark.parametrize("start", [{}, {"imitate": "rules", "imitation_steps": 256, "imitation_lr": 1e-3},
                                    {"hint": "rules", "self_play": 0.5}],
                          ids=["plain", "imitation", "hint"])
+@pytest.mark.slow
 def test_same_seed_same_run_and_resume_continues_identically(tmp_path, start):
     game = elements_ai.load_game(SMALL)
     config = PPOConfig(**TINY, opponents=("rules",), **start)
@@ -176,6 +177,7 @@ def test_imitation_teaches_the_policy_the_teachers_moves_and_the_value_head_its_
     assert trainer.optimizer.param_groups[0]["lr"] == config.lr
 
 
+@pytest.mark.slow
 def test_imitation_against_an_opponent_keeps_the_teachers_seat_only_and_splits_among_workers():
     from elements_ai.selfplay import imitation
 
@@ -462,6 +464,7 @@ def test_batched_search_finds_a_forced_win_with_no_knowledge():
     assert counts.sum(axis=1).tolist() == [600, 600]
 
 
+@pytest.mark.slow
 def test_alphazero_training_resumes_and_plays_as_a_bot(tmp_path):
     game = elements_ai.load_game("elementos", setup="standard", rows=6, max_moves=16)
     config = AZConfig(num_games=4, sims=4, moves_per_iteration=4, hidden=(16,), batch_size=16,

@@ -31,6 +31,7 @@ def _fresh(code: str, stdin: bytes = b"") -> str:
 
 # --- OpenSpiel on import ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_importing_the_package_registers_every_game_in_a_fresh_interpreter():
     """As OpenSpiel's own Python games do; a game string then loads, a serialized game
     and state deserialize, with no other import; nothing is compiled on import."""

@@ -139,6 +139,7 @@ def test_a_solo_game_needs_no_bots(client):
     assert re.fullmatch(r"You scored \d+ points \(\w[\w ]*\)", view["result"]), view["result"]
 
 
+@pytest.mark.slow
 def test_the_view_shows_only_what_the_person_sees(client):
     """Two states that differ only in what the person cannot see give the same view."""
     app = create_app()
@@ -501,6 +502,7 @@ def test_a_client_that_goes_away_mid_request_is_one_log_line(caplog):
     assert not any(r.exc_info for r in caplog.records)
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_server_within_two_seconds_while_a_bot_thinks():
     process = subprocess.Popen([*PACKAGE, "serve", "--port", "0"], env=ENV,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
