@@ -155,7 +155,13 @@ def _grid_draws_each_legal_action_once(cfg, state, mask, scratch, counts):
     return ok and mask[rules.sample_action(cfg, state, scratch, 0.999999)]
 
 
-@pytest.mark.parametrize("name, variant", CASES)
+# A game's variants on one worker (pytest --dist loadgroup): the check compiles once a
+# game (elementos' takes over 20 s cold) instead of once in each worker.
+SAMPLER_CASES = [pytest.param(*case.values, id=case.id, marks=pytest.mark.xdist_group(f"samplers-{case.values[0]}"))
+                 for case in CASES]
+
+
+@pytest.mark.parametrize("name, variant", SAMPLER_CASES)
 def test_the_samplers_draw_every_legal_action_once_from_an_even_grid(name, variant):
     kernel = elements_ai.get_kernel(name)
     env = elements_ai.make_vec(name, 64, seed=11, autoreset=True, **kernel.variants[variant])

@@ -100,21 +100,17 @@ def test_the_exact_evaluator_reads_the_network_as_the_bot_plays_it(game, evaluat
 
 
 @pytest.mark.slow
-def test_a_short_run_learns_a_policy_far_less_exploitable_than_random(game, evaluator, tmp_path):
-    trainer = NFSPTrainer(game, tmp_path, NFSPConfig(**FAST), seed=11, progress=False)
+def test_a_run_learns_a_policy_far_less_exploitable_than_random_and_comes_closer_to_equilibrium(
+        game, evaluator, tmp_path):
+    trainer = NFSPTrainer(game, tmp_path, NFSPConfig(**FAST), seed=12, progress=False)
     before = evaluator.evaluate(trainer.network()).exploitability
     trainer.train(100_000)
-    after = evaluator.evaluate(trainer.network()).exploitability
+    short = evaluator.evaluate(trainer.network()).exploitability
     # Uniform play: 1.278; the untrained network is close to it. A learner whose average
     # policy does not learn (or learns the wrong targets) stays above 1.2.
     assert before > 1.2
-    assert after < 0.95, after
-
-
-@pytest.mark.slow
-def test_a_longer_run_comes_closer_to_equilibrium(game, evaluator, tmp_path):
-    trainer = NFSPTrainer(game, tmp_path, NFSPConfig(**FAST), seed=12, progress=False)
-    trainer.train(500_000)  # 0.53 at 300,000 steps, 0.46 at 400,000; uniform play is 1.28
+    assert short < 0.95, short
+    trainer.train(500_000)  # on one machine: 0.69 at 100,000 steps, 0.56 at 200,000, 0.49 at 300,000, 0.42 here
     assert evaluator.evaluate(trainer.network()).exploitability < 0.5
 
 
