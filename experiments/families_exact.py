@@ -363,19 +363,18 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             search_row[f"vs_{name}"] = float(found["mean_return"])
             search_row[f"vs_{name}_half_width"] = float(found["return_high"] - found["mean_return"])
             print(f"{search} against {name}: {found['mean_return']:+.3f}", flush=True)
-        search_row.update(responded(game, search, runs, seed, quick, "ismcts"))
+        response = responded(game, search, runs, seed, quick, "ismcts")
+        search_row.update(exploitability_bound=response["bound"],
+                          exploitability_bound_half_width=response["half_width"],
+                          response_steps=response["steps"], response_games=response["games"])
         rows.append(search_row)
         shipped = QUICK_RESPONSE_CHECK if quick else RESPONSE_CHECK
         check = responded(game, shipped, runs, seed, quick, f"{shipped}-shipped")
-        check["exact"] = measure(f"{shipped} (shipped)", None, lambda: network(shipped), full=False)["exploitability"]
-        print(f"learned response to the shipped {shipped}: {check['exploitability_bound']:+.3f}, "
-              f"exact {check['exact']:.4f}", flush=True)
-        response_record = {"agent": search, "steps": check["response_steps"], "games": check["response_games"],
-                           "bound": search_row["exploitability_bound"],
-                           "half_width": search_row["exploitability_bound_half_width"],
-                           "check": {"agent": f"{shipped} (shipped)", "bound": check["exploitability_bound"],
-                                     "half_width": check["exploitability_bound_half_width"],
-                                     "exact": check["exact"]}}
+        exact = measure(f"{shipped} (shipped)", None, lambda: network(shipped), full=False)["exploitability"]
+        print(f"learned response to the shipped {shipped}: {check['bound']:+.3f}, exact {exact:.4f}", flush=True)
+        response_record = {"agent": search, **response,
+                           "check": {"agent": f"{shipped} (shipped)", "bound": check["bound"],
+                                     "half_width": check["half_width"], "exact": exact}}
     if only and not options.update:
         print(markdown(pd.DataFrame(rows)) if rows else "nothing measured")
         print(f"--only: measures kept in {cache_path}; no table written")
@@ -424,8 +423,8 @@ def responded(game, agent: str, runs: Path, seed: int, quick: bool, folder: str)
     found = learned_best_response(game, agent, steps, runs / "response" / folder, seed=seed, eval_games=games)
     print(f"learned response to {agent}: {found['bound']:+.3f} [{found['low']:+.3f}, {found['high']:+.3f}]",
           flush=True)
-    return {"exploitability_bound": found["bound"], "exploitability_bound_half_width": found["high"] - found["bound"],
-            "response_steps": steps, "response_games": found["games"]}
+    return {"steps": steps, "games": found["games"], "bound": found["bound"],
+            "half_width": found["high"] - found["bound"]}
 
 
 def written_tables(out: Path) -> list[Path]:
