@@ -28,13 +28,18 @@ CASES = [
 FACES_GAMES = 2000
 
 
-def cases(slow):
+def cases(slow=(), group: str | None = None):
     """CASES, with the variants named in ``slow`` ("game-variant") marked slow: their long
-    runs are left to the whole suite, and `pytest -m "not slow"` keeps the cheap ones."""
+    runs are left to the whole suite, and `pytest -m "not slow"` keeps the cheap ones.
+    With ``group``, a game's variants run on one worker (pytest --dist loadgroup), so a
+    check compiled for each game compiles once a game, not once in each worker."""
     unknown = set(slow) - {case.id for case in CASES}
     assert not unknown, f"no such variant: {sorted(unknown)}"
     return [
-        pytest.param(*case.values, id=case.id, marks=pytest.mark.slow) if case.id in slow else case for case in CASES
+        pytest.param(*case.values, id=case.id,
+                     marks=([pytest.mark.slow] if case.id in slow else [])
+                     + ([pytest.mark.xdist_group(f"{group}-{case.values[0]}")] if group else []))
+        for case in CASES
     ]
 
 
@@ -155,13 +160,7 @@ def _grid_draws_each_legal_action_once(cfg, state, mask, scratch, counts):
     return ok and mask[rules.sample_action(cfg, state, scratch, 0.999999)]
 
 
-# A game's variants on one worker (pytest --dist loadgroup): the check compiles once a
-# game (elementos' takes over 20 s cold) instead of once in each worker.
-SAMPLER_CASES = [pytest.param(*case.values, id=case.id, marks=pytest.mark.xdist_group(f"samplers-{case.values[0]}"))
-                 for case in CASES]
-
-
-@pytest.mark.parametrize("name, variant", SAMPLER_CASES)
+@pytest.mark.parametrize("name, variant", cases(group="samplers"))  # elementos' compiles for over 15 s
 def test_the_samplers_draw_every_legal_action_once_from_an_even_grid(name, variant):
     kernel = elements_ai.get_kernel(name)
     env = elements_ai.make_vec(name, 64, seed=11, autoreset=True, **kernel.variants[variant])
