@@ -197,10 +197,13 @@ def test_gymnasium_check_env_passes_on_every_variant(name, variant, params):
 
 def _maskable_ppo_learns(name: str, params: dict, seat: int) -> None:
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     env = make_gymnasium(name, bots=["random"], seat=seat, seed=0, **params)
     model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [16]})
+    # Without a logger of its own, each learn() leaves an empty SB3-<time> folder in /tmp.
+    model.set_logger(Logger(folder=None, output_formats=[]))
     model.learn(64)
     assert model.num_timesteps >= 64
     observation, _ = env.reset(seed=1)
