@@ -290,7 +290,7 @@ def interrupt_after(delay: float, tmp_path: Path, when_games: bool = False) -> t
     return process.returncode, err
 
 
-@pytest.mark.parametrize("delay", [0.3, 1.5])
+@pytest.mark.parametrize("delay", [0.3, pytest.param(1.5, marks=pytest.mark.slow)])
 def test_ctrl_c_during_start_up_exits_130_quietly(delay, tmp_path):
     code, err = interrupt_after(delay, tmp_path)
     # Before the interpreter installs its own handler (a slow start on a loaded

@@ -101,6 +101,7 @@ def test_random_playouts_on_the_gpu_are_the_cpu_ones(game, variant):
     assert np.array_equal(returns, want_returns)
 
 
+@pytest.mark.slow
 def test_chance_from_outside_resets_and_checkpoints_agree_with_the_cpu():
     # auto_chance=False: both faces stop at chance nodes and take the outcome as the action.
     cpu, gpu_env = pair("elements", "small", auto_chance=False)

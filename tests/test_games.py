@@ -48,7 +48,7 @@ def load(name, variant):
 
 
 @pytest.mark.parametrize("name, variant", cases(slow={
-    "elementos-default", "elementos-long_board",
+    "elementos-default", "elementos-standard", "elementos-long_board",
     "elements1997-default", "elements1997-four_aside",
     "elementum-default", "elementum-three", "elementum-four", "elementum-overload",
 }))

@@ -257,6 +257,7 @@ def test_penalty_with_a_magnet_equal_to_the_policy_leaves_only_the_step():
     assert to_uniform > 0 and uniform_loss.item() == pytest.approx(0.5 * to_uniform + 2.0 * to_played, rel=1e-6)
 
 
+@pytest.mark.slow
 def test_a_recipe_that_averages_ships_the_mean_of_the_weights(tmp_path):
     entry = Recipe("mmd-test", "mmd", "mmd", SMALL, 512, 5, dict(TINY, alpha=0.3, anneal_steps=0, average_from=256),
                    {}, "a test")

@@ -23,7 +23,7 @@ def _games(rows: list[tuple[str, str]]) -> pd.DataFrame:
     )
 
 
-@pytest.mark.parametrize("num_players, games", [(2, 600), (3, 500), (4, 400)])
+@pytest.mark.parametrize("num_players, games", [(2, 600), pytest.param(3, 500, marks=pytest.mark.slow), (4, 400)])
 def test_ratings_recover_known_strengths(num_players, games):
     elo = {"a": -300.0, "b": -100.0, "c": 100.0, "d": 300.0, "e": 0.0}
     fitted = ratings(synthetic_games(elo, games=games, seed=3, num_players=num_players), bootstrap=200, seed=1)

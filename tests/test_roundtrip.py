@@ -20,7 +20,8 @@ from elements_ai.testing import random_action, random_states
 
 # The longest variants take seconds each: `pytest -m "not slow"` leaves them out and keeps
 # at least one variant of every game.
-SLOW = {"elements1997-four_aside", "elements1997-five", "elementum-three", "elementum-four"}
+SLOW = {"elementos-default", "elements1997-four_aside", "elements1997-five", "elementum-three", "elementum-four",
+        "elementum-overload"}
 CASES = [
     pytest.param(name, variant, id=f"{name}-{variant}", marks=pytest.mark.slow if f"{name}-{variant}" in SLOW else ())
     for name in elements_ai.GAMES

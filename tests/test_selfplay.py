@@ -85,6 +85,7 @@ def test_a_short_training_run_beats_its_initial_policy_against_random(tmp_path):
     assert after_low > before_high and after > before + 0.15, (before, after)
 
 
+@pytest.mark.slow
 def test_training_writes_checkpoints_and_a_log(tmp_path):
     game = elements_ai.load_game(SMALL)
     config = PPOConfig(**{**TINY, "eval_every": 2, "eval_games": 20})

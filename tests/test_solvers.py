@@ -372,7 +372,7 @@ TREE_ARRAYS = (
     "name, params",
     [
         ("elements", {"single_round": True, "deck": "1_2_6_6", "hand_size": 1}),
-        ("elements", {"single_round": True, "deck": "1_2_3_6", "hand_size": 2}),
+        pytest.param("elements", {"single_round": True, "deck": "1_2_3_6", "hand_size": 2}, marks=pytest.mark.slow),
     ],
     ids=["elements-tiny", "elements-1236"],
 )

@@ -51,6 +51,7 @@ def test_importing_the_package_registers_every_game_in_a_fresh_interpreter():
     assert said["states"] == [str(state) for state in states]
 
 
+@pytest.mark.slow
 def test_a_pickled_state_loads_in_a_fresh_interpreter_that_imported_nothing():
     """What a spawned worker process meets: pickle alone brings the game back."""
     state = random_states(elements_ai.load_game("elements", single_round=True), 1, seed=5)[0]

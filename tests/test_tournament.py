@@ -250,6 +250,7 @@ def test_results_are_byte_reproducible_for_a_seed(tmp_path):
     assert other["returns"].tolist() != read_games(one)["returns"].tolist()
 
 
+@pytest.mark.slow
 def test_a_rerun_of_a_finished_tournament_adds_nothing(tmp_path):
     tournament(SMALL, ["random", "rules"], games=4, workers=1, out=tmp_path, progress=False)
     before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
