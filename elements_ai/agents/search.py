@@ -144,15 +144,18 @@ def root_stats(ti, tf, player, counts, values):
 @generic
 def random_rollout(cfg, state, rng, rollouts, mask, probs, out):
     """The default leaf value: the mean returns of ``rollouts`` random playouts."""
+    # The stream as an int64, as _random_playouts passes it: a literal 0 (or an unsigned
+    # loop index) would compile play_out once more for its own type.
+    stream = np.int64(0)
     if rollouts <= 1:
-        play_out(cfg, state, mask, probs, rng, 0, out)
+        play_out(cfg, state, mask, probs, rng, stream, out)
         return
     start = state.copy()
     total = np.zeros(out.shape[0])
     for r in range(rollouts):
         if r > 0:
             copy(state, start)
-        play_out(cfg, state, mask, probs, rng, 0, out)
+        play_out(cfg, state, mask, probs, rng, stream, out)
         total += out
     for p in range(out.shape[0]):
         out[p] = total[p] / rollouts
@@ -177,7 +180,9 @@ def policy_playout(cfg, state, mask, probs, rng, policy, depth, out):
             if depth > 0 and steps >= depth:
                 return False
             if policy == RULES_ROLLOUT:
-                action = rules.heuristic(cfg, state, player, rng)
+                # int64, as the vector env's players pass it: a state's own dtype
+                # (int16 in most games) would compile the heuristic a second time.
+                action = rules.heuristic(cfg, state, np.int64(player), rng)
             else:
                 action = rules.sample_action(cfg, state, mask, uniform(rng, 0))
             steps += 1

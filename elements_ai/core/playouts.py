@@ -39,7 +39,8 @@ def _random_playouts(cfg, template, num_actions, num_chance, seed, rets, lengths
         mask = np.empty(num_actions, np.bool_)
         probs = np.empty(num_chance, np.float64)
         rules.init(cfg, state)
-        lengths[g] = play_out(cfg, state, mask, probs, rng, g, rets[g])
+        # int64, as search passes it (prange's index is unsigned): one compiled play_out.
+        lengths[g] = play_out(cfg, state, mask, probs, rng, np.int64(g), rets[g])
 
 
 def random_playouts(kernel: Kernel, config: Config, num_games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

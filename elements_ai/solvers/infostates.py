@@ -220,7 +220,7 @@ def infoset_states(tree: Tree | CompactTree, batch: int = BATCH) -> Iterator[tup
 def _encode(cfg, states, hint, rng, players, tensors, masks, hints):
     for b in nb.prange(states.shape[0]):
         state = states[b]
-        player = rules.current_player(cfg, state)
+        player = np.int64(rules.current_player(cfg, state))  # as the vector env passes it
         players[b] = player
         tensors[b, :] = 0.0
         rules.encode_information_state(cfg, state, player, tensors[b])
@@ -253,7 +253,7 @@ def encode_states(game, states: np.ndarray, hint: bool = False, seed: int = 0):
 def _heuristic(cfg, states, rng, moves):
     for b in nb.prange(states.shape[0]):
         state = states[b]
-        moves[b] = rules.heuristic(cfg, state, rules.current_player(cfg, state), rng[b : b + 1])
+        moves[b] = rules.heuristic(cfg, state, np.int64(rules.current_player(cfg, state)), rng[b : b + 1])
 
 
 def heuristic_moves(game, states: np.ndarray, seed: int = 0) -> np.ndarray:
