@@ -152,7 +152,7 @@ def _nth_legal(mask, k):
 
 @nb.njit(cache=True, inline="always")
 def _count(mask):
-    n = 0
+    n = np.int64(0)  # not a literal 0: _lookup would compile once more for Literal[int](0)
     for a in range(mask.shape[0]):
         n += mask[a]
     return n

@@ -539,9 +539,10 @@ def on_policy_values(
 ):
     """Every player's expected return when all play ``policy`` (``reach`` is scratch):
     each range's terminals summed apart, then the ranges in order."""
+    # An int64, as callers from Python pass a player: a literal would compile reach_down again.
     reach_down(
-        EVERYONE, node_player, node_first, node_count, node_index, chance_prob, infoset_first, tasks, top, lanes,
-        policy, reach,
+        np.int64(EVERYONE), node_player, node_first, node_count, node_index, chance_prob, infoset_first, tasks, top,
+        lanes, policy, reach,
     )
     players = utility.shape[1]
     top_values = np.zeros((top.shape[0], players))
