@@ -158,8 +158,8 @@ def _value_threads(
 ):
     for lane in nb.prange(lanes):
         _value_tasks(
-            np.int64(lane), lanes, player, task_start, task_stop, task_reach, task_value, node_shape, node_code, chance_first,
-            chance_prob, infoset_player, infoset_first, utility, policy, instant, depth, width,
+            np.int64(lane), lanes, player, task_start, task_stop, task_reach, task_value, node_shape, node_code,
+            chance_first, chance_prob, infoset_player, infoset_first, utility, policy, instant, depth, width,
         )
 
 
@@ -197,8 +197,9 @@ def cfr_pass(
         else:
             # int64 lane and lanes, as the threads pass them: literals would compile it again.
             _value_tasks(
-                np.int64(0), np.int64(1), player, task_start, task_stop, task_reach, task_value, node_shape, node_code, chance_first,
-                chance_prob, infoset_player, infoset_first, utility, policy, instant, depth, width,
+                np.int64(0), np.int64(1), player, task_start, task_stop, task_reach, task_value, node_shape,
+                node_code, chance_first, chance_prob, infoset_player, infoset_first, utility, policy, instant, depth,
+                width,
             )
     value, _ = _value_walk(
         0, 1.0, player, BRING_VALUES, task_start, task_stop, task_reach, task_value, node_shape, node_code,

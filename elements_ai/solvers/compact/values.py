@@ -146,8 +146,9 @@ def _reach_threads(
 ):
     for lane in nb.prange(lanes):
         _reach_tasks(
-            np.int64(lane), lanes, player, task_start, task_stop, task_reach, task_last, node_shape, node_code, chance_first,
-            chance_prob, infoset_player, infoset_first, utility, policy, sequence_value, root_value, depth,
+            np.int64(lane), lanes, player, task_start, task_stop, task_reach, task_last, node_shape, node_code,
+            chance_first, chance_prob, infoset_player, infoset_first, utility, policy, sequence_value, root_value,
+            depth,
         )
 
 
@@ -184,8 +185,9 @@ def reach_pass(
     elif task_start.shape[0] > 0:
         # int64 lane and lanes, as the threads pass them: literals would compile it again.
         _reach_tasks(
-            np.int64(0), np.int64(1), player, task_start, task_stop, task_reach, task_last, node_shape, node_code, chance_first,
-            chance_prob, infoset_player, infoset_first, utility, policy, sequence_value, root_value, depth,
+            np.int64(0), np.int64(1), player, task_start, task_stop, task_reach, task_last, node_shape,
+            node_code, chance_first, chance_prob, infoset_player, infoset_first, utility, policy, sequence_value,
+            root_value, depth,
         )
 
 
