@@ -137,3 +137,37 @@ def test_a_game_package_must_define_every_kernel_function():
     lacking.PARAMS, lacking.configure = {}, None
     with pytest.raises(AttributeError, match="lacking: no module of the game defines 'init'"):
         Kernel.from_rules(lacking, long_name="x", min_num_players=1, max_num_players=1)
+
+
+# Each type an argument arrives with compiles the callee once more (a literal 0, an
+# unsigned prange index, a state's int16): the kernels' callers agree on int64.
+ONE_COPY_SCRIPT = textwrap.dedent(
+    """
+    import numpy as np
+    import elements_ai
+    from elements_ai import testing
+    from elements_ai.agents.search import RULES_ROLLOUT, policy_playout, random_rollout
+    from elements_ai.core.playouts import play_out, random_playouts
+
+    game = elements_ai.load_game("elements", single_round=True)
+    random_playouts(game.kernel, game.config, 4, seed=0)
+    state = testing.first_decision(game).array
+    mask = np.zeros(game.num_distinct_actions(), np.bool_)
+    probs = np.zeros(game.max_chance_outcomes())
+    rng, out = np.ones(1, np.uint64), np.zeros(2)
+    random_rollout[game.kernel](game.cfg, state.copy(), rng, 1, mask, probs, out)
+    policy_playout[game.kernel](game.cfg, state.copy(), mask, probs, rng, RULES_ROLLOUT, 0, out)
+    game.kernel.heuristic(game.cfg, state, 0, rng)  # the rules bot's call
+    print([str(signature[5]) for signature in play_out[game.kernel].overloads])
+    print([str(signature[2]) for signature in game.kernel.heuristic.overloads])
+    """
+)
+
+
+@pytest.mark.slow
+def test_playouts_and_the_heuristic_compile_once_for_all_their_callers(tmp_path):
+    # A fresh cache: signatures loaded from disk would not list the nested calls' copies.
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    run = subprocess.run([sys.executable, "-c", ONE_COPY_SCRIPT], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines() == ["['int64']", "['int64']"], run.stdout
