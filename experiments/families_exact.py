@@ -385,6 +385,10 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     if options.update:
         table, curve_table, previous = updated(tables, table, curve_table, only, search)
     table.attrs["game"] = game_string
+    # Counts that only the search's row has would read as floats beside the others' blanks.
+    for column in ("response_steps", "response_games"):
+        if column in table:
+            table[column] = table[column].astype("Int64")
     out.mkdir(parents=True, exist_ok=True)
     write_csv(table, out / "families.csv")
     write_csv(curve_table, out / "curves.csv")

@@ -416,6 +416,8 @@ def test_families_exact_quick(tmp_path):
     assert response["check"]["bound"] <= response["check"]["exact"] + response["check"]["half_width"]
     assert (tmp_path.parent / "runs" / "response" / "ismcts").is_dir()
     assert (tmp_path / "curves.png").stat().st_size > 0 and "| `cfr` |" in (tmp_path / "families.md").read_text()
+    search_line = (tmp_path / "families.csv").read_text().splitlines()[-1]
+    assert search_line.startswith("ismcts") and not search_line.endswith(".0"), search_line  # counts stay counts
     # --update puts one agent's rows and curve in place of its own; the rest and their order stay.
     before = pd.read_csv(tmp_path / "families.csv")
     run(tmp_path, "--only", "ppo", "--update")
