@@ -110,8 +110,10 @@ def test_a_run_learns_a_policy_far_less_exploitable_than_random_and_comes_closer
     # policy does not learn (or learns the wrong targets) stays above 1.2.
     assert before > 1.2
     assert short < 0.95, short
-    trainer.train(500_000)  # on one machine: 0.69 at 100,000 steps, 0.56 at 200,000, 0.49 at 300,000, 0.42 here
-    assert evaluator.evaluate(trainer.network()).exploitability < 0.5
+    # Here, on one machine: 0.64 (seed 13: 0.71, 14: 0.82) at 100,000 steps, 0.54 (0.46, 0.59)
+    # at 300,000 and 0.42 at 500,000. A learner that stalls after its first steps stays above.
+    trainer.train(300_000)
+    assert evaluator.evaluate(trainer.network()).exploitability < 0.65
 
 
 # --- runs ----------------------------------------------------------------------------------------
