@@ -72,3 +72,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # The long tests go out first, so that the workers end together rather than one
     # waiting for the other's last long test.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # pytest-xdist's loadgroup sends a group to one worker by a suffix it writes into each
+    # grouped test's node id as the worker collects. Where that write is lost (pytest 9.2
+    # with pytest-xdist 3.8: pytest-dev/pytest-xdist#1386) the groups are dealt out like any
+    # test: Ray tests share the two CPUs and per-game compiles run once in each worker.
+    config = item.config
+    if (hasattr(config, "workerinput") and config.getvalue("loadgroup")
+            and item.get_closest_marker("xdist_group") and "@" not in item.nodeid):
+        pytest.fail(f"--dist loadgroup is not grouping with pytest {pytest.__version__} "
+                    "(pytest-dev/pytest-xdist#1386): install the test extra's pytest, pip install -e '.[test]'",
+                    pytrace=False)
