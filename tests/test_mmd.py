@@ -428,9 +428,9 @@ def test_a_short_run_is_far_less_exploitable_than_random(small_tree, tmp_path):
 
 @pytest.mark.slow
 def test_a_longer_run_approaches_the_equilibrium(small_tree, tmp_path):
-    # The temperature and the step size fall to their set values at 1,000,000 steps; half
-    # of those take the policy well below the short run's bound. On one machine: 0.21 (seed 2: 0.24) at 500,000 steps, 0.19 (0.20) at
-    # 750,000; uniform play is 1.28.
+    # The temperature and the step size fall to their set values at 1,000,000 steps; half of
+    # those take the policy well below the short run's bound. On one machine: 0.21 (seed 2:
+    # 0.24) at 500,000 steps, 0.19 (0.20) at 750,000; uniform play is 1.28.
     config = MMDConfig(**SMALL_RUN, anneal_steps=1_000_000)
     MMDTrainer(elements_ai.load_game(SMALL), tmp_path, config, seed=1, progress=False).train(steps=500_000)
     exploitability = _exploitability(small_tree, tmp_path)
