@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.params import Param, at_least, int_range
+from ..core.params import Param, above, at_least, int_range
 from ..core.rng import uniform
 from ..games import KERNELS
 from .batched import BatchedSearch, network_evaluator
@@ -102,9 +102,11 @@ class PPOBot(KernelBot):
 
     It reads the information-state tensor of its player only, and a network trained
     as a correction to the rule-based heuristic (``hint``) also the heuristic's move.
-    ``greedy`` and ``endgame`` default to what the shipped network plays with (its
+    ``temperature`` divides the logits before the softmax (below 1 the policy is
+    sharper, above 1 flatter; the most likely action stays the same). ``greedy``,
+    ``endgame`` and ``temperature`` default to what the shipped network plays with (its
     recipe's ``play``), for a training folder to what its recipe plays with
-    (``play.json``, written by ``elements-ai train``), and otherwise to ``False`` and 0.
+    (``play.json``, written by ``elements-ai train``), and otherwise to ``False``, 0 and 1.
     """
 
     params = {
@@ -113,6 +115,8 @@ class PPOBot(KernelBot):
                                "(the shipped networks: as they were evaluated)"),
         "endgame": Param(0, "play the game's last N rounds exactly instead of by the network, in games "
                             "that solve them (elemental_duel: duels; 0: never)", int_range(0)),
+        "temperature": Param(1.0, "divide the network's logits by this before its softmax (below 1: a sharper "
+                                  "policy, above 1: a flatter one)", above(0.0)),
     }
 
     kind = "ppo"  # the shipped networks it plays without ``ckpt=`` (zoo recipes of this kind)
@@ -124,6 +128,7 @@ class PPOBot(KernelBot):
         self.greedy = bool(self.given.get("greedy", play.get("greedy", False)))
         self._hint = RulesBot(game, player, seed + 1) if self.net.hint == "rules" else None
         self.endgame = int(self.given.get("endgame", play.get("endgame", 0)))
+        self.temperature = float(self.given.get("temperature", play.get("temperature", 1.0)))
         self._endgame = None
         if self.endgame:
             if game.kernel.endgame is None:
@@ -133,14 +138,16 @@ class PPOBot(KernelBot):
             self._endgame = game.kernel.endgame(game.cfg, self.endgame)
 
     def fingerprint(self) -> str:
-        return fingerprint_of(*_weights(self.net), self.greedy, self.endgame)
+        # At temperature 1 the fingerprint is the one bots had before they had a temperature.
+        tuned = () if self.temperature == 1.0 else (self.temperature,)
+        return fingerprint_of(*_weights(self.net), self.greedy, self.endgame, *tuned)
 
     def probabilities(self, state) -> np.ndarray:
         info = np.asarray(state.information_state_tensor(self.player), np.float32)[None]
         mask = np.zeros((1, self.game.num_distinct_actions()), np.bool_)
         mask[0, state.legal_actions()] = True
         hint = None if self._hint is None else np.array([self._hint.step(state)])
-        return self.net.probabilities(info, mask, hint)[0]
+        return self.net.probabilities(info, mask, hint, self.temperature)[0]
 
     def played_policy(self, state) -> dict[int, float]:
         """The distribution the bot draws its move from at ``state``: the solved endgame's,

@@ -189,10 +189,12 @@ class Network:
             logits[np.arange(len(logits)), np.asarray(hint, np.int64)] += np.float32(self.hint_weight)
         return logits, x @ self.value[0] + self.value[1]
 
-    def probabilities(self, info: np.ndarray, mask: np.ndarray, hint: np.ndarray | None = None) -> np.ndarray:
-        """The masked policy (B, A) in float64: illegal actions exactly 0, each row summing to 1."""
+    def probabilities(self, info: np.ndarray, mask: np.ndarray, hint: np.ndarray | None = None,
+                      temperature: float = 1.0) -> np.ndarray:
+        """The masked policy (B, A) in float64: illegal actions exactly 0, each row summing to 1
+        (the softmax of the logits divided by ``temperature``)."""
         logits, _ = self.forward(info, hint)
-        return masked_softmax(logits, mask)
+        return masked_softmax(logits / temperature if temperature != 1.0 else logits, mask)
 
     def check_game(self, game) -> None:
         """Raises ``NetworkError`` unless this network was trained for ``game`` (its exact string)."""

@@ -69,6 +69,15 @@ def at_least(low: float) -> Check:
     return Check(lambda value: math.isfinite(value) and value >= low, f"a finite number >= {low:g}")
 
 
+def above(low: float) -> Check:
+    """Finite numbers ``> low``.
+
+    >>> above(0.0).problem(0.0), above(0.0).problem(0.5)
+    ('a finite number > 0', None)
+    """
+    return Check(lambda value: math.isfinite(value) and value > low, f"a finite number > {low:g}")
+
+
 def one_of(*choices: str) -> Check:
     """One of the strings ``choices``."""
     return Check(lambda value: value in choices, "one of " + ", ".join(repr(c) for c in choices))

@@ -166,15 +166,18 @@ class Hints:
 
 
 class NetPlayer(Player):
-    """A policy network: samples from its masked policy (or plays its most likely action).
+    """A policy network: samples from its masked policy, its logits divided by ``temperature``
+    (or plays its most likely action).
 
     A network with a hint takes its hinting bot's actions from a ``Hints`` for the env
     it plays in (``env``, or the first it is asked to play in), seeded from ``seed``.
     """
 
-    def __init__(self, net: PolicyValueNet, seed: int = 0, greedy: bool = False, name: str = "net", env=None):
+    def __init__(self, net: PolicyValueNet, seed: int = 0, greedy: bool = False, name: str = "net", env=None,
+                 temperature: float = 1.0):
         self.net = net
         self.greedy = bool(greedy)
+        self.temperature = float(temperature)
         self.name = name
         self.seed = int(seed)
         self.generator = torch.Generator().manual_seed(self.seed)
@@ -196,6 +199,8 @@ class NetPlayer(Player):
         info = torch.from_numpy(encode_rows(env, rows))
         mask = torch.from_numpy(env.legal_mask[rows])
         logits, _ = self.net(info, self._hints(env)(env, rows))
+        if self.temperature != 1.0:
+            logits = logits / self.temperature
         return choose(logits, mask, self.greedy, self.generator).numpy()
 
     def state(self) -> dict:
@@ -237,5 +242,7 @@ def make_player(spec: str, env, game, seed: int) -> Player:
         if int(params.get("endgame", play.get("endgame", 0))):
             return BotPlayer(spec, game, seed)  # the exact endgame solves position by position
         greedy = params.get("greedy", play.get("greedy", False))
-        return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=greedy, name=spec, env=env)
+        temperature = params.get("temperature", play.get("temperature", 1.0))
+        return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=greedy, name=spec, env=env,
+                         temperature=temperature)
     return BotPlayer(spec, game, seed)

@@ -274,7 +274,8 @@ def network_probs(
                 rows = np.flatnonzero(players == player)
                 if rows.size == 0:
                     continue
-                mine = bot.net.probabilities(tensors[rows], masks[rows], hints[rows] if bot.net.hint else None)
+                mine = bot.net.probabilities(tensors[rows], masks[rows], hints[rows] if bot.net.hint else None,
+                                             bot.temperature)
                 if bot.greedy:
                     best = np.argmax(np.where(masks[rows], mine, -1.0), axis=1)
                     mine = np.zeros_like(mine)
