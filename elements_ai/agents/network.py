@@ -194,7 +194,7 @@ class Network:
         """The masked policy (B, A) in float64: illegal actions exactly 0, each row summing to 1
         (the softmax of the logits divided by ``temperature``)."""
         logits, _ = self.forward(info, hint)
-        return masked_softmax(logits / temperature if temperature != 1.0 else logits, mask)
+        return masked_softmax(logits, mask, temperature)
 
     def check_game(self, game) -> None:
         """Raises ``NetworkError`` unless this network was trained for ``game`` (its exact string)."""
@@ -299,10 +299,15 @@ def value_bound(config) -> float:
     return max(abs(config.min_utility), abs(config.max_utility), 1e-9)
 
 
-def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Softmax over the legal entries of each row, in float64; illegal entries are exactly 0."""
+def masked_softmax(logits: np.ndarray, mask: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    """Softmax over the legal entries of each row of ``logits / temperature``, in float64;
+    illegal entries are exactly 0."""
     z = np.where(mask, np.asarray(logits, np.float64), -np.inf)
     z -= z.max(axis=-1, keepdims=True)
+    if temperature != 1.0:
+        # Divided once the best logit is 0: a tiny temperature sends the others to -inf
+        # (probability 0), never the best to +inf (NaN).
+        z /= temperature
     np.exp(z, out=z)
     z /= z.sum(axis=-1, keepdims=True)
     return z

@@ -127,8 +127,13 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~mask, float("-inf"))
 
 
-def masked_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    return torch.softmax(masked_logits(logits, mask), dim=-1)
+def masked_probs(logits: torch.Tensor, mask: torch.Tensor, temperature: float = 1.0) -> torch.Tensor:
+    """The masked policy of ``logits / temperature`` (divided once the best logit is 0, as
+    ``agents.network.masked_softmax`` does, so that a tiny temperature gives no NaN)."""
+    z = masked_logits(logits, mask)
+    if temperature != 1.0:
+        z = (z - z.amax(-1, keepdim=True)) / temperature
+    return torch.softmax(z, dim=-1)
 
 
 def masked_log_probs(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

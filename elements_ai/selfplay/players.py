@@ -199,9 +199,7 @@ class NetPlayer(Player):
         info = torch.from_numpy(encode_rows(env, rows))
         mask = torch.from_numpy(env.legal_mask[rows])
         logits, _ = self.net(info, self._hints(env)(env, rows))
-        if self.temperature != 1.0:
-            logits = logits / self.temperature
-        return choose(logits, mask, self.greedy, self.generator).numpy()
+        return choose(logits, mask, self.greedy, self.generator, self.temperature).numpy()
 
     def state(self) -> dict:
         state = {"generator": self.generator.get_state()}
@@ -218,11 +216,13 @@ class NetPlayer(Player):
                 self._saved_hints = state["hints"]
 
 
-def choose(logits: torch.Tensor, mask: torch.Tensor, greedy: bool, generator: torch.Generator) -> torch.Tensor:
-    """Actions (B,) drawn from the masked policy (illegal ones have probability 0), or its argmax."""
+def choose(logits: torch.Tensor, mask: torch.Tensor, greedy: bool, generator: torch.Generator,
+           temperature: float = 1.0) -> torch.Tensor:
+    """Actions (B,) drawn from the masked policy at ``temperature`` (illegal ones have
+    probability 0), or its argmax."""
     if greedy:
         return logits.masked_fill(~mask, float("-inf")).argmax(-1)
-    return torch.multinomial(masked_probs(logits, mask), 1, generator=generator).squeeze(1)
+    return torch.multinomial(masked_probs(logits, mask, temperature), 1, generator=generator).squeeze(1)
 
 
 def make_player(spec: str, env, game, seed: int) -> Player:
