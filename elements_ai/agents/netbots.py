@@ -125,10 +125,10 @@ class PPOBot(KernelBot):
         super().__init__(game, player, seed, **params)
         self.net, play = load_network(self.options["ckpt"], game, self.kind)
         self.checkpoint = self.net.meta.get("path", "")
-        self.greedy = bool(self.given.get("greedy", play.get("greedy", False)))
+        self.greedy = bool(play_setting("greedy", self.given, play))
         self._hint = RulesBot(game, player, seed + 1) if self.net.hint == "rules" else None
-        self.endgame = int(self.given.get("endgame", play.get("endgame", 0)))
-        self.temperature = float(self.given.get("temperature", play.get("temperature", 1.0)))
+        self.endgame = int(play_setting("endgame", self.given, play))
+        self.temperature = float(play_setting("temperature", self.given, play))
         self._endgame = None
         if self.endgame:
             if game.kernel.endgame is None:
@@ -183,6 +183,12 @@ class PPOBot(KernelBot):
         cumulative = np.cumsum(probs)
         u = uniform(self._rng, 0) * cumulative[-1]
         return legal[min(int(np.searchsorted(cumulative, u, side="right")), len(legal) - 1)]
+
+
+def play_setting(name: str, given: dict[str, Any], play: dict[str, Any]) -> Any:
+    """A network bot's parameter ``name``: as ``given`` in its spec, else as its recipe plays
+    (``play``, from ``load_network``), else ``PPOBot``'s default."""
+    return given.get(name, play.get(name, PPOBot.params[name].default))
 
 
 class MMDBot(PPOBot):

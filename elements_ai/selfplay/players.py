@@ -234,15 +234,13 @@ def make_player(spec: str, env, game, seed: int) -> Player:
     if spec == "rules":
         return RulesPlayer(env, seed)
     if spec.strip().startswith(("ppo", "mmd", "nfsp")):
-        from ..agents.netbots import load_network
+        from ..agents.netbots import load_network, play_setting
         from ..agents.registry import parse_spec
 
         entry, params = parse_spec(spec)
         network, play = load_network(params.get("ckpt", ""), game, entry.name)
-        if int(params.get("endgame", play.get("endgame", 0))):
+        if int(play_setting("endgame", params, play)):
             return BotPlayer(spec, game, seed)  # the exact endgame solves position by position
-        greedy = params.get("greedy", play.get("greedy", False))
-        temperature = params.get("temperature", play.get("temperature", 1.0))
-        return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=greedy, name=spec, env=env,
-                         temperature=temperature)
+        return NetPlayer(PolicyValueNet.from_network(network), seed=seed, greedy=play_setting("greedy", params, play),
+                         name=spec, env=env, temperature=play_setting("temperature", params, play))
     return BotPlayer(spec, game, seed)
